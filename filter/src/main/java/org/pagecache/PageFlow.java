@@ -402,7 +402,7 @@ final class PageFlow {
   /**
    * The page's tags with the versions to record. A version newer than the build's start means an
    * invalidation raced the build: recording the start instead keeps the page STALE, so the data
-   * read before the invalidation is never taken as fresh.
+   * read before the invalidation is never taken as fresh (see {@code TagVersions.forPage}).
    */
   private List<TagVersion> tagVersions(Page p, Captured c, long start) {
     LinkedHashSet<String> names = new LinkedHashSet<>();
@@ -418,10 +418,10 @@ final class PageFlow {
       return List.of();
     }
     List<String> bounded = new ArrayList<>(names).subList(0, Math.min(names.size(), PageCache.MAX_TAGS));
-    Map<String, Long> current = cache.tags.current(bounded);
+    Map<String, Long> recorded = cache.tags.forPage(bounded, start);
     List<TagVersion> tags = new ArrayList<>();
     for (String tag : bounded) {
-      tags.add(new TagVersion(tag, Math.min(current.getOrDefault(tag, 0L), start)));
+      tags.add(new TagVersion(tag, recorded.getOrDefault(tag, 0L)));
     }
     return tags;
   }

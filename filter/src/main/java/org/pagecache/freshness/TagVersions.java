@@ -4,8 +4,10 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.pagecache.key.Namespace;
 import org.pagecache.store.Store;
@@ -39,6 +41,29 @@ public final class TagVersions {
 
   /** Current versions of the tags: from this JVM's short cache, the rest in one multi-get. */
   public Map<String, Long> current(Collection<String> tags) {
+    return read(tags, null);
+  }
+
+  /**
+   * The versions to record in a page whose build started at {@code buildStart}: the current
+   * version, or the build's start when the tag was invalidated while the page was being built (so
+   * the page, made of data read before that invalidation, stays STALE).
+   *
+   * <p>A tag this call creates is recorded at the version it was created with: it did not exist,
+   * so nothing invalidated it during the build. Recording the build's start instead, which is
+   * older, would make every page that carries a new tag STALE at once and rebuild it a second time
+   * (invisible with a frozen test clock, certain with a real one and a handler that takes time).
+   */
+  public Map<String, Long> forPage(Collection<String> tags, long buildStart) {
+    Set<String> created = new HashSet<>();
+    Map<String, Long> versions = read(tags, created);
+    Map<String, Long> recorded = new HashMap<>();
+    versions.forEach((tag, version) ->
+        recorded.put(tag, created.contains(tag) ? version : Math.min(version, buildStart)));
+    return recorded;
+  }
+
+  private Map<String, Long> read(Collection<String> tags, Set<String> created) {
     long now = clock.millis();
     Map<String, Long> versions = new HashMap<>();
     List<String> toRead = new ArrayList<>();
@@ -62,7 +87,14 @@ public final class TagVersions {
       String tag = e.getValue();
       long version = Versions.parse(found.get(e.getKey()));
       if (version == 0) {
-        version = recreate(e.getKey(), now);
+        if (store.add(e.getKey(), Versions.encode(now), 0)) {
+          version = now;
+          if (created != null) {
+            created.add(tag);
+          }
+        } else {
+          version = theirs(e.getKey(), now);
+        }
       }
       remember(tag, version, now);
       versions.put(tag, version);
@@ -77,10 +109,8 @@ public final class TagVersions {
     return version;
   }
 
-  private long recreate(String key, long now) {
-    if (store.add(key, Versions.encode(now), 0)) {
-      return now;
-    }
+  /** The version another JVM created meanwhile (now if it is gone again: the safe side). */
+  private long theirs(String key, long now) {
     long theirs = Versions.parse(store.get(key));
     return theirs == 0 ? now : theirs;
   }
