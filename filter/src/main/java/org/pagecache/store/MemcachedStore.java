@@ -251,6 +251,11 @@ public final class MemcachedStore implements Store {
     return description;
   }
 
+  /**
+   * Shuts the client down. xmemcached sends {@code quit} to every connection and waits up to 5 s
+   * for them to close, so this can take 5 s when a server hangs (or, seen in tests, when the store
+   * is closed microseconds after it was built).
+   */
   @Override
   public void close() {
     try {
