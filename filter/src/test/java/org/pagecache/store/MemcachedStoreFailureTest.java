@@ -7,6 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -79,6 +84,24 @@ class MemcachedStoreFailureTest {
       assertEquals(1, stats.size());
       assertFalse(stats.get(0).up());
       assertTrue(stats.get(0).stats().isEmpty());
+    }
+  }
+
+  /** A black-holed address: the TCP handshake never completes, so build() waits connectTimeout. */
+  @Test
+  void aStoreBuiltAgainstAServerThatNeverAcceptsReturnsAfterTheConnectTimeout() throws IOException {
+    try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      List<Socket> backlog = fillBacklog(silent);
+      long start = System.nanoTime();
+
+      try (Store store = new MemcachedStore(Settings.defaults("127.0.0.1:" + silent.getLocalPort()))) {
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(FAILS_WITHIN) < 0, "constructor hung");
+        assertFailsFast(store, s -> s.get("k"));
+      } finally {
+        for (Socket socket : backlog) {
+          socket.close();
+        }
+      }
     }
   }
 
@@ -203,6 +226,21 @@ class MemcachedStoreFailureTest {
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     assertTrue(took.compareTo(FAILS_WITHIN) < 0, "took " + took + ": " + e.getMessage());
     return e;
+  }
+
+  /** Connections nobody accepts, until the kernel stops completing handshakes (Linux: backlog + 1). */
+  private static List<Socket> fillBacklog(ServerSocket server) throws IOException {
+    List<Socket> sockets = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Socket socket = new Socket();
+      sockets.add(socket);
+      try {
+        socket.connect(server.getLocalSocketAddress(), 200);
+      } catch (SocketTimeoutException e) {
+        break; // the queue is full: the next handshake will not complete either
+      }
+    }
+    return sockets;
   }
 
   private static boolean works(Store store) {
