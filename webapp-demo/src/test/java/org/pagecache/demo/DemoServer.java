@@ -39,6 +39,7 @@ public final class DemoServer {
     webapp.setContextPath("/");
     webapp.setWar(war.toAbsolutePath().toString());
     server.setHandler(webapp);
+    server.setStopAtShutdown(true); // Ctrl-C stops the webapp cleanly and removes its unpacked WAR
     server.start();
     return server;
   }
