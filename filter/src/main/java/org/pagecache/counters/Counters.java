@@ -89,6 +89,14 @@ public final class Counters implements AutoCloseable {
     return onlineDisplay.get();
   }
 
+  /** Sends aggregated views to memcached and pending views to the sink now (tests, shutdown hooks). */
+  void flushNow() {
+    if (views instanceof LocalAggregation aggregation) {
+      aggregation.pushNow();
+    }
+    flusher.flushNow();
+  }
+
   public CountersSettings settings() {
     return settings;
   }

@@ -57,7 +57,11 @@ final class LocalAggregation implements ViewMode {
     return shown;
   }
 
-  /** Sends each object's sum as one {@code incr}; true when everything went. */
+  /**
+   * Sends each object's sum as one {@code incr}; true when everything went. A sum leaves the
+   * unsent total before its {@code incr} and comes back if that fails: the count shown may dip
+   * by the sum for one round trip, but never shows a view twice.
+   */
   synchronized boolean pushNow() {
     if (unsent.isEmpty()) {
       return true;
@@ -66,9 +70,11 @@ final class LocalAggregation implements ViewMode {
       return false;
     }
     for (Map.Entry<String, Long> e : unsent.snapshot().entrySet()) {
+      unsent.subtract(e.getKey(), e.getValue());
       try {
         counter.add(e.getKey(), e.getValue());
       } catch (StoreException failure) {
+        unsent.add(e.getKey(), e.getValue());
         failOpen.failed(failure);
         return false;
       } catch (RuntimeException unexpected) {
@@ -76,7 +82,6 @@ final class LocalAggregation implements ViewMode {
         // drop its display-only sum rather than retry it forever.
         failOpen.unexpected(unexpected);
       }
-      unsent.subtract(e.getKey(), e.getValue());
     }
     failOpen.succeeded();
     return true;
