@@ -87,11 +87,6 @@ final class LocalAggregation implements ViewMode {
     return true;
   }
 
-  /** Views counted here and not yet in memcached. */
-  long unsentViews() {
-    return unsent.total();
-  }
-
   /** Stops the schedule and pushes what is left. */
   @Override
   public void close() {

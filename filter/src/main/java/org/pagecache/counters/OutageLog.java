@@ -1,7 +1,7 @@
 package org.pagecache.counters;
 
-import java.util.concurrent.atomic.AtomicLong;
 import java.time.Clock;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 
 /**
@@ -33,10 +33,6 @@ final class OutageLog {
     if (since != 0 && downSince.compareAndSet(since, 0)) {
       log.info("{} is back after {} ms", what, Math.max(0, clock.millis() - since));
     }
-  }
-
-  boolean isDown() {
-    return downSince.get() != 0;
   }
 
   private static String describe(Throwable cause) {

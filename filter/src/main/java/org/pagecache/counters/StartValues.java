@@ -25,7 +25,7 @@ final class StartValues {
 
   StartValues(CountSource source, Clock clock) {
     this.source = source;
-    this.outage = new OutageLog(LOG, "CountSource " + source.getClass().getName(), clock);
+    this.outage = new OutageLog(LOG, "the CountSource of view counters", clock);
   }
 
   /**

@@ -33,7 +33,7 @@ final class ViewFlusher implements AutoCloseable {
   /** With {@link CountSink#NONE}, nothing is recorded and no thread is started. */
   ViewFlusher(CountSink sink, Duration interval, Clock clock) {
     this.sink = sink;
-    this.outage = new OutageLog(LOG, "CountSink " + sink.getClass().getName(), clock);
+    this.outage = new OutageLog(LOG, "the CountSink of view counters", clock);
     this.schedule = sink == CountSink.NONE ? null
         : new Periodic("pagecache-counters-flush", interval, this::flushNow);
   }
