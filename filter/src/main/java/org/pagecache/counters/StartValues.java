@@ -4,24 +4,25 @@ import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Loads starting values from the {@link CountSource}, at most one load per object key at a time
- * in this JVM: when a popular counter vanishes from memcached, the fifty threads that notice it
- * together wait for one database query instead of sending fifty.
+ * Starts counters, at most one start per object key at a time in this JVM: when a popular
+ * counter vanishes from memcached, the fifty threads that notice it together wait for one
+ * database query instead of sending fifty. Also turns a failing {@link CountSource} into a
+ * stand-in 0 and one log line per outage.
  */
 final class StartValues {
   private static final Logger LOG = LoggerFactory.getLogger(StartValues.class);
 
-  /** @param loaded false when the source failed and {@code value} is a stand-in 0 */
-  record Start(long value, boolean loaded) {}
+  /** @param trusted false when the source failed and {@code value} is a stand-in 0 */
+  record Start(long value, boolean trusted) {}
 
   private final CountSource source;
   private final OutageLog outage;
-  private final ConcurrentHashMap<String, CompletableFuture<Start>> loading = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, CompletableFuture<Start>> starting = new ConcurrentHashMap<>();
 
   StartValues(CountSource source, Clock clock) {
     this.source = source;
@@ -29,29 +30,29 @@ final class StartValues {
   }
 
   /**
-   * The start of {@code objectKey}; the thread that loads it also runs {@code publish} (e.g. the
-   * memcached {@code add}) before the waiting threads go on, so they find the key in place.
+   * Runs {@code start} for {@code objectKey} unless another thread of this JVM is already doing
+   * so, in which case its result is shared.
    */
-  Start obtain(String objectKey, Consumer<Start> publish) {
+  Start obtain(String objectKey, Supplier<Start> start) {
     CompletableFuture<Start> mine = new CompletableFuture<>();
-    CompletableFuture<Start> running = loading.putIfAbsent(objectKey, mine);
+    CompletableFuture<Start> running = starting.putIfAbsent(objectKey, mine);
     if (running != null) {
       return await(running);
     }
     try {
-      Start start = load(objectKey);
-      publish.accept(start);
-      mine.complete(start);
-      return start;
+      Start result = start.get();
+      mine.complete(result);
+      return result;
     } catch (RuntimeException e) {
       mine.completeExceptionally(e);
       throw e;
     } finally {
-      loading.remove(objectKey, mine);
+      starting.remove(objectKey, mine);
     }
   }
 
-  private Start load(String objectKey) {
+  /** The source's count, or a stand-in 0 (not {@code trusted}) when the source fails. */
+  Start load(String objectKey) {
     try {
       long value = source.load(objectKey);
       outage.succeeded();
@@ -67,7 +68,7 @@ final class StartValues {
     try {
       return running.join();
     } catch (CompletionException e) {
-      // The loader's own failure (memcached down during the add), rethrown as itself.
+      // The starting thread's own failure (memcached down during the add), rethrown as itself.
       if (e.getCause() instanceof RuntimeException cause) {
         throw cause;
       }

@@ -27,9 +27,9 @@ import org.pagecache.store.StoreException;
  * (create as 0, then add V) would show small numbers to every reader until V arrives. Instead:
  * <ol>
  *   <li>A counter this JVM has not seen within {@link #TRUST_LAST_SEEN} is looked up with one
- *       {@code get}. If present, we {@code incr} it.
- *   <li>If missing, we load V (one load per key per JVM at a time, see {@link StartValues}),
- *       {@code add(key, V)} and then {@code incr(key, 1, initial = V + 1)}. Of two frontends that
+ *       {@code get} (by one thread per key at a time, see {@link StartValues}; the others share
+ *       its answer). If present, we {@code incr} it.
+ *   <li>If missing, we load V, {@code add(key, V)} and then {@code incr(key, 1, initial = V + 1)}. Of two frontends that
  *       start together exactly one {@code add} wins and both {@code incr}s land on the winner's
  *       value: V+2, no view lost. The initial V+1 is only a last resort for a key that vanished
  *       between our {@code add} and our {@code incr}; it is then the right value anyway.
@@ -48,7 +48,7 @@ import org.pagecache.store.StoreException;
  * trusted for step 3, so the database is asked again a minute later rather than a wrong count
  * living for a whole {@code ttl}.
  *
- * <p>Every method may throw {@link StoreException}; {@link Counters} turns that into fallbacks.
+ * <p>Every method may throw {@link StoreException}; {@link FailOpen} turns that into fallbacks.
  */
 final class ViewCounter {
   /** How long a value this JVM saw may serve as the starting point of a recreated key. */
@@ -86,15 +86,9 @@ final class ViewCounter {
       lastSeen.record(objectKey, value, now, true);
       return value;
     }
-    byte[] present = store.get(key);
-    if (present != null) {
-      long value = store.incr(key, delta, parse(present) + delta, ttlSeconds);
-      lastSeen.record(objectKey, value, now, true);
-      return value;
-    }
     Start start = start(objectKey, key);
     long value = store.incr(key, delta, start.value() + delta, ttlFor(start));
-    lastSeen.record(objectKey, value, now, start.loaded());
+    lastSeen.record(objectKey, value, now, start.trusted());
     return value;
   }
 
@@ -121,7 +115,7 @@ final class ViewCounter {
         counts.put(objectKey, count);
       } else {
         Start start = start(objectKey, e.getValue());
-        lastSeen.record(objectKey, start.value(), now, start.loaded());
+        lastSeen.record(objectKey, start.value(), now, start.trusted());
         counts.put(objectKey, start.value());
       }
     }
@@ -134,13 +128,23 @@ final class ViewCounter {
   }
 
   private Start start(String objectKey, String key) {
-    // add, not set: if another frontend created the key meanwhile, its value (and every view
-    // already counted on it) stays; our incr lands on it.
-    return starts.obtain(objectKey, start -> store.add(key, ascii(start.value()), ttlFor(start)));
+    return starts.obtain(objectKey, () -> {
+      // Present (another frontend or thread started it): no load. A thread of this JVM that
+      // missed just before another finished starting it also ends up here.
+      byte[] present = store.get(key);
+      if (present != null) {
+        return new Start(parse(present), true);
+      }
+      Start start = starts.load(objectKey);
+      // add, not set: if another frontend created the key meanwhile, its value (and every view
+      // already counted on it) stays; our incr lands on it.
+      store.add(key, ascii(start.value()), ttlFor(start));
+      return start;
+    });
   }
 
   private int ttlFor(Start start) {
-    return start.loaded() ? ttlSeconds : Math.min(ttlSeconds, UNTRUSTED_TTL_SECONDS);
+    return start.trusted() ? ttlSeconds : Math.min(ttlSeconds, UNTRUSTED_TTL_SECONDS);
   }
 
   /** memcached may pad an incremented value with spaces; anything unreadable counts as 0. */
