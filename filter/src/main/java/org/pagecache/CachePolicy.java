@@ -1,0 +1,193 @@
+package org.pagecache;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * How the pages of one handler are cached. Written as a one-line spec, e.g. in web.xml:
+ * <pre>
+ *   ttl=5m, grace=10m, vary=Accept-Language, statuses=200|301|404, paths=/article/*
+ * </pre>
+ * <table>
+ *   <caption>keys of a policy spec</caption>
+ *   <tr><td>ttl</td><td>how long a page is fresh</td></tr>
+ *   <tr><td>grace</td><td>how long after that a stale page may still be served while one request rebuilds it</td></tr>
+ *   <tr><td>vary</td><td>request headers that make different pages (|-separated)</td></tr>
+ *   <tr><td>statuses</td><td>cacheable statuses (|-separated); default 200|203|300|301|308</td></tr>
+ *   <tr><td>paths</td><td>URL patterns whose requests belong to this handler, whatever servlet serves them</td></tr>
+ *   <tr><td>cache-control</td><td>honor: the handler's s-maxage/max-age sets the TTL (capped at ttl-max)</td></tr>
+ *   <tr><td>ttl-max</td><td>upper bound of a TTL taken from Cache-Control; default 1h</td></tr>
+ *   <tr><td>authorized</td><td>allow: cache requests that carry Authorization (off: they bypass)</td></tr>
+ *   <tr><td>sessions</td><td>allow: cache requests that carry a session id (off: they bypass)</td></tr>
+ *   <tr><td>early-refresh</td><td>on, off or a strength (1.0 = on): rebuild hot pages shortly before expiry</td></tr>
+ *   <tr><td>enabled</td><td>false: never cache this handler</td></tr>
+ * </table>
+ */
+public record CachePolicy(
+    String handler,
+    Duration ttl,
+    Duration grace,
+    List<String> vary,
+    Set<Integer> statuses,
+    List<String> paths,
+    boolean honorCacheControl,
+    Duration ttlMax,
+    boolean allowAuthorized,
+    boolean allowSessions,
+    double earlyRefresh,
+    boolean enabled) {
+
+  public static final Set<Integer> DEFAULT_STATUSES = Set.of(200, 203, 300, 301, 308);
+
+  public CachePolicy {
+    vary = List.copyOf(vary);
+    statuses = Set.copyOf(statuses);
+    paths = List.copyOf(paths);
+  }
+
+  /** The policy every handler gets unless configured otherwise. */
+  public static CachePolicy defaults(String handler, Duration ttl, Duration grace) {
+    return new CachePolicy(handler, ttl, grace, List.of(), DEFAULT_STATUSES, List.of(), false,
+        Duration.ofHours(1), false, false, 0, true);
+  }
+
+  /** How long memcached keeps the page: fresh time plus grace. */
+  public Duration storeTtl(Duration fresh) {
+    return fresh.plus(grace);
+  }
+
+  /** This policy with the settings of a spec applied on top; the handler name is kept. */
+  public CachePolicy with(String spec) {
+    String param = "policies[" + handler + "]";
+    Duration ttl = this.ttl;
+    Duration grace = this.grace;
+    List<String> vary = this.vary;
+    Set<Integer> statuses = this.statuses;
+    List<String> paths = this.paths;
+    boolean cc = honorCacheControl;
+    Duration ttlMax = this.ttlMax;
+    boolean auth = allowAuthorized;
+    boolean sessions = allowSessions;
+    double early = earlyRefresh;
+    boolean enabled = this.enabled;
+    for (String item : spec.split(",")) {
+      if (item.isBlank()) {
+        continue;
+      }
+      int eq = item.indexOf('=');
+      if (eq < 1) {
+        throw new IllegalArgumentException(param + ": '" + item.trim()
+            + "' is not key=value; keys: ttl, grace, vary, statuses, paths, cache-control, ttl-max, authorized, sessions, early-refresh, enabled");
+      }
+      String key = item.substring(0, eq).trim().toLowerCase(Locale.ROOT);
+      String value = item.substring(eq + 1).trim();
+      String p = param + "." + key;
+      switch (key) {
+        case "ttl" -> ttl = Settings.duration(p, value);
+        case "grace" -> grace = Settings.duration(p, value);
+        case "vary" -> vary = headerNames(p, value);
+        case "statuses" -> statuses = statuses(p, value);
+        case "paths" -> paths = paths(p, value);
+        case "cache-control" -> cc = Settings.bool(p, value);
+        case "ttl-max" -> ttlMax = Settings.duration(p, value);
+        case "authorized" -> auth = Settings.bool(p, value);
+        case "sessions" -> sessions = Settings.bool(p, value);
+        case "early-refresh" -> early = earlyRefresh(p, value);
+        case "enabled" -> enabled = Settings.bool(p, value);
+        default -> throw new IllegalArgumentException(p + ": unknown key '" + key
+            + "'; keys: ttl, grace, vary, statuses, paths, cache-control, ttl-max, authorized, sessions, early-refresh, enabled");
+      }
+    }
+    if (ttl.isZero()) {
+      throw new IllegalArgumentException(param + ".ttl: '0s' must be at least 1s; use enabled=false to turn caching off");
+    }
+    return new CachePolicy(handler, ttl, grace, vary, statuses, paths, cc, ttlMax, auth, sessions, early, enabled);
+  }
+
+  /** The policy in its own spec syntax, for the admin page and logs. */
+  public String spec() {
+    return "ttl=" + Settings.durationText(ttl) + ", grace=" + Settings.durationText(grace)
+        + (vary.isEmpty() ? "" : ", vary=" + String.join("|", vary))
+        + ", statuses=" + String.join("|", new TreeSet<>(statuses).stream().map(String::valueOf).toList())
+        + (paths.isEmpty() ? "" : ", paths=" + String.join("|", paths))
+        + (honorCacheControl ? ", cache-control=honor" : "")
+        + (allowAuthorized ? ", authorized=allow" : "")
+        + (allowSessions ? ", sessions=allow" : "")
+        + (earlyRefresh > 0 ? ", early-refresh=" + earlyRefresh : "")
+        + (enabled ? "" : ", enabled=false");
+  }
+
+  private static List<String> headerNames(String param, String value) {
+    List<String> names = new ArrayList<>();
+    for (String name : value.split("[|\\s]+")) {
+      if (name.isEmpty()) {
+        continue;
+      }
+      if (!name.matches("[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}")) {
+        throw new IllegalArgumentException(param + ": '" + name + "' is not a header name");
+      }
+      names.add(name.toLowerCase(Locale.ROOT));
+    }
+    return names;
+  }
+
+  private static Set<Integer> statuses(String param, String value) {
+    Set<Integer> set = new LinkedHashSet<>();
+    for (String s : value.split("[|\\s]+")) {
+      if (s.isEmpty()) {
+        continue;
+      }
+      int code;
+      try {
+        code = Integer.parseInt(s);
+      } catch (NumberFormatException e) {
+        code = -1;
+      }
+      if (code < 200 || code > 599 || code == 206 || code == 304) {
+        throw new IllegalArgumentException(param + ": '" + s
+            + "' is not a cacheable status; use codes from 200 to 599 except 206 and 304, e.g. 200|301|404");
+      }
+      set.add(code);
+    }
+    return set;
+  }
+
+  private static List<String> paths(String param, String value) {
+    List<String> list = new ArrayList<>();
+    for (String s : value.split("[|\\s]+")) {
+      if (s.isEmpty()) {
+        continue;
+      }
+      if (!(s.startsWith("/") || s.startsWith("*."))) {
+        throw new IllegalArgumentException(param + ": '" + s
+            + "' is not a URL pattern; use /exact, /prefix/* or *.ext");
+      }
+      list.add(s);
+    }
+    return list;
+  }
+
+  private static double earlyRefresh(String param, String value) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    if (v.equals("on") || v.equals("true")) {
+      return 1.0;
+    }
+    if (v.equals("off") || v.equals("false")) {
+      return 0;
+    }
+    try {
+      double beta = Double.parseDouble(v);
+      if (beta >= 0 && beta <= 10) {
+        return beta;
+      }
+    } catch (NumberFormatException e) {
+      // message below
+    }
+    throw new IllegalArgumentException(param + ": '" + value + "' is not on, off or a strength from 0 to 10");
+  }
+}

@@ -1,0 +1,293 @@
+package org.pagecache;
+
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletRegistration;
+import jakarta.servlet.ServletRequest;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.pagecache.admin.CacheStats;
+import org.pagecache.freshness.RebuildLock;
+import org.pagecache.freshness.TagVersions;
+import org.pagecache.freshness.UpdateTokens;
+import org.pagecache.key.PageKey;
+import org.pagecache.store.GuardedStore;
+import org.pagecache.store.LocalStore;
+import org.pagecache.store.MemcachedStore;
+import org.pagecache.store.PageCodec;
+import org.pagecache.store.Store;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The page cache of one web application: what the filter uses, and what application code calls to
+ * refresh a handler, invalidate a tag or evict a page (e.g. from a CMS webhook). One instance per
+ * ServletContext, found with {@link #from(ServletContext)}.
+ *
+ * <pre>
+ *   PageCache cache = PageCache.from(servletContext);
+ *   cache.refreshHandler("article");          // every article page rebuilds on its next request
+ *   cache.invalidateTag("article:42");        // every page showing article 42, whatever its handler
+ *
+ *   // while building a page:
+ *   PageCache.tag(request, "article:42", "section:sport");
+ *   PageCache.countView(request, "article:42");
+ * </pre>
+ */
+public final class PageCache implements AutoCloseable {
+  /** The ServletContext attribute under which the filter publishes its instance. */
+  public static final String CONTEXT_ATTRIBUTE = PageCache.class.getName();
+  /**
+   * Request attribute (a Long, milliseconds) set on a rebuild that follows a refresh or tag
+   * invalidation younger than {@code replica.lag}: read from the primary database, not a replica
+   * that may not have the editor's change yet.
+   */
+  public static final String INVALIDATED_AGO_ATTRIBUTE = "org.pagecache.invalidatedAgoMillis";
+  static final String TAGS_ATTRIBUTE = "org.pagecache.tags";
+  static final String VIEWS_ATTRIBUTE = "org.pagecache.views";
+  static final int MAX_TAGS = 64;
+  static final int MAX_TAG_LENGTH = 200;
+
+  private static final Logger log = LoggerFactory.getLogger(PageCache.class);
+
+  final PageCacheConfig config;
+  final GuardedStore store;
+  final PageCodec codec = new PageCodec();
+  final UpdateTokens tokens;
+  final TagVersions tags;
+  final RebuildLock lock;
+  final CacheStats stats = new CacheStats();
+  final Policies policies;
+  final Clock clock;
+  private final Map<String, Set<String>> learnedVary = new ConcurrentHashMap<>();
+  private volatile ServletContext servletContext;
+
+  PageCache(PageCacheConfig config) {
+    this.config = config;
+    this.clock = config.clock;
+    this.store = new GuardedStore(config.store != null ? config.store : newStore(config), clock,
+        config.retryInterval.toMillis());
+    this.tokens = new UpdateTokens(store, config.namespace, clock);
+    this.tags = new TagVersions(store, config.namespace, clock, config.tagCache.toMillis());
+    this.lock = new RebuildLock(store, config.namespace, (int) Math.max(1, config.lockTtl.toSeconds()));
+    this.policies = config.policies;
+  }
+
+  /** Starts a page cache (connects to memcached, or makes the in-process store). */
+  public static PageCache start(PageCacheConfig config) {
+    return new PageCache(config);
+  }
+
+  private static Store newStore(PageCacheConfig config) {
+    if (config.servers.isEmpty()) {
+      log.warn("pagecache: memcached.servers is empty: using the in-process store. It is single-JVM only:"
+          + " refreshes, locks and counters do not reach other servers. Set PAGECACHE_MEMCACHED_SERVERS=host:port,...");
+      return new LocalStore(config.clock, 64L * 1024 * 1024);
+    }
+    MemcachedStore.Settings settings = new MemcachedStore.Settings(config.servers, config.binaryProtocol,
+        config.connectTimeout, config.opTimeout, config.poolSize);
+    Store s = new MemcachedStore(settings);
+    log.info("pagecache: using {}", s.describe());
+    return s;
+  }
+
+  /** The instance the PageCacheFilter of this web application published; null if none. */
+  public static PageCache from(ServletContext context) {
+    return (PageCache) context.getAttribute(CONTEXT_ATTRIBUTE);
+  }
+
+  void attach(ServletContext context) {
+    this.servletContext = context;
+  }
+
+  /** What a refresh did. {@code known} is false for a handler this cache has never seen nor configured. */
+  public record Refresh(String handler, long token, boolean known) {}
+
+  /** What a tag invalidation did. */
+  public record TagInvalidation(String tag, long version) {}
+
+  /** What an eviction did: the handler the URL belongs to and whether a page was stored. */
+  public record Eviction(String url, String handler, boolean existed) {}
+
+  /**
+   * Makes every page of the handler STALE (never flush_all: other handlers keep their pages).
+   * Each stale page is rebuilt by one request while the others are served the stale copy.
+   *
+   * @throws org.pagecache.store.StoreException when memcached could not be written: the refresh
+   *     did not happen and must not be reported as done
+   */
+  public Refresh refreshHandler(String handler) {
+    return refreshHandler(handler, "api");
+  }
+
+  /** As {@link #refreshHandler(String)}, recording who asked (shown on the admin page). */
+  public Refresh refreshHandler(String handler, String by) {
+    checkName("handler", handler);
+    boolean known = policies.configured(handler) || stats.seen(handler);
+    long token = tokens.refresh(handler);
+    stats.handler(handler).refreshed(clock.millis(), by, token);
+    log.info("pagecache: handler '{}' refreshed by {} (token {})", handler, by, token);
+    return new Refresh(handler, token, known);
+  }
+
+  /** Makes every page carrying the tag STALE, across all handlers. */
+  public TagInvalidation invalidateTag(String tag) {
+    checkTag(tag);
+    long version = tags.invalidate(tag);
+    log.info("pagecache: tag '{}' invalidated (version {})", tag, version);
+    return new TagInvalidation(tag, version);
+  }
+
+  /**
+   * Removes one page, given its absolute URL ({@code https://host/path?query}). The variant for
+   * requests without any varied header is removed; use tags for pages that vary.
+   */
+  public Eviction evict(String url) {
+    URI uri;
+    try {
+      uri = new URI(url);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("url: '" + url + "' is not a URL; use an absolute URL like https://example.com/article/42");
+    }
+    if (uri.getScheme() == null || uri.getHost() == null || uri.getRawPath() == null) {
+      throw new IllegalArgumentException("url: '" + url + "' is not absolute; use e.g. https://example.com/article/42");
+    }
+    String scheme = uri.getScheme().toLowerCase();
+    int port = uri.getPort() != -1 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
+    String rawPath = uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    String handler = handlerForPath(rawPath);
+    CachePolicy policy = policies.policy(handler);
+    List<String[]> vary = new ArrayList<>();
+    for (String name : varyHeaders(handler, policy)) {
+      vary.add(new String[] {name, ""});
+    }
+    String key = config.namespace.page(handler, PageKey.canonical(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), vary));
+    boolean existed = store.delete(key);
+    return new Eviction(url, handler, existed);
+  }
+
+  /** Declares tags for the page being built (call from the handler). */
+  public static void tag(ServletRequest request, String... tags) {
+    listAttribute(request, TAGS_ATTRIBUTE).addAll(List.of(tags));
+  }
+
+  /** Declares an object whose view counter is incremented on every serve of the page being built. */
+  public static void countView(ServletRequest request, String objectKey) {
+    listAttribute(request, VIEWS_ATTRIBUTE).add(objectKey);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<String> listAttribute(ServletRequest request, String name) {
+    Object list = request.getAttribute(name);
+    if (list == null) {
+      list = Collections.synchronizedList(new ArrayList<String>());
+      request.setAttribute(name, list);
+    }
+    return (List<String>) list;
+  }
+
+  public CacheStats stats() {
+    return stats;
+  }
+
+  public Store store() {
+    return store;
+  }
+
+  public PageCacheConfig config() {
+    return config;
+  }
+
+  /** Configured policies and those of every handler seen so far. */
+  public Collection<CachePolicy> policies() {
+    return policies.known();
+  }
+
+  /** Whether memcached is currently considered down (circuit open). */
+  public boolean storeDown() {
+    return store.isDown();
+  }
+
+  /** Headers the key of this handler's pages varies on: the policy's plus those learned from responses. */
+  List<String> varyHeaders(String handler, CachePolicy policy) {
+    Set<String> learned = learnedVary.get(handler);
+    if (learned == null || learned.isEmpty()) {
+      return policy.vary();
+    }
+    List<String> all = new ArrayList<>(policy.vary());
+    for (String h : learned) {
+      if (!all.contains(h)) {
+        all.add(h);
+      }
+    }
+    Collections.sort(all.subList(policy.vary().size(), all.size()));
+    return all;
+  }
+
+  /** Remembers that the handler's responses vary on these headers; true if any was new. */
+  boolean learnVary(String handler, Collection<String> headers) {
+    Set<String> set = learnedVary.computeIfAbsent(handler, h -> ConcurrentHashMap.newKeySet());
+    boolean added = false;
+    for (String h : headers) {
+      added |= set.add(h);
+    }
+    return added;
+  }
+
+  private String handlerForPath(String rawPath) {
+    ServletContext ctx = servletContext;
+    String path = rawPath;
+    if (ctx != null && !ctx.getContextPath().isEmpty() && path.startsWith(ctx.getContextPath())) {
+      path = path.substring(ctx.getContextPath().length());
+    }
+    String byPolicy = policies.handlerForPath(path);
+    if (byPolicy != null || ctx == null) {
+      return byPolicy != null ? byPolicy : "default";
+    }
+    String best = null;
+    int bestRank = -1;
+    for (Map.Entry<String, ? extends ServletRegistration> e : ctx.getServletRegistrations().entrySet()) {
+      for (String mapping : e.getValue().getMappings()) {
+        int rank = mapping.equals(path) ? 100_000
+            : mapping.equals("/") ? 0
+            : mapping.isEmpty() && path.equals("/") ? 100_000
+            : !mapping.isEmpty() && Policies.matches(mapping, path) ? (mapping.startsWith("*.") ? 1 : mapping.length()) : -1;
+        if (rank > bestRank) {
+          bestRank = rank;
+          best = e.getKey();
+        }
+      }
+    }
+    return best != null ? best : "default";
+  }
+
+  static void checkName(String what, String name) {
+    if (name == null || name.isEmpty() || name.length() > 200 || name.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+      throw new IllegalArgumentException(what + ": must be 1 to 200 characters without control characters");
+    }
+  }
+
+  static void checkTag(String tag) {
+    if (!validTag(tag)) {
+      throw new IllegalArgumentException("tag: must be 1 to " + MAX_TAG_LENGTH
+          + " characters without spaces, commas or control characters");
+    }
+  }
+
+  static boolean validTag(String tag) {
+    return tag != null && !tag.isEmpty() && tag.length() <= MAX_TAG_LENGTH
+        && tag.chars().noneMatch(c -> c <= 0x20 || c == 0x7f || c == ',');
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

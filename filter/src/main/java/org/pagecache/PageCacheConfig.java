@@ -1,0 +1,266 @@
+package org.pagecache;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import org.pagecache.key.Namespace;
+import org.pagecache.store.Store;
+
+/**
+ * Every setting of the page cache, validated all at once: a bad value fails start-up with a message
+ * naming the parameter, the value and what is accepted; several bad values are reported together.
+ *
+ * <p>Each parameter {@code name} is looked up, in this order: the system property
+ * {@code pagecache.name}, the environment variable {@code PAGECACHE_NAME} (upper case, dots and
+ * dashes as underscores: {@code memcached.servers} is {@code PAGECACHE_MEMCACHED_SERVERS}), the
+ * filter's init-param {@code name}, then the default. So a WAR deployed unchanged can be configured
+ * from the environment.
+ *
+ * <pre>
+ *   PageCacheConfig config = PageCacheConfig.builder()
+ *       .set("memcached.servers", "127.0.0.1:11211")
+ *       .set("policies", "article: ttl=5m, paths=/article/*")
+ *       .build();
+ * </pre>
+ */
+public final class PageCacheConfig {
+  /** Parameters with their defaults, in the order the README's table shows them. */
+  static final Map<String, String> DEFAULTS = defaults();
+
+  private static Map<String, String> defaults() {
+    Map<String, String> d = new LinkedHashMap<>();
+    d.put("memcached.servers", "");
+    d.put("memcached.protocol", "text");
+    d.put("memcached.op.timeout", "200ms");
+    d.put("memcached.connect.timeout", "1s");
+    d.put("memcached.pool.size", "1");
+    d.put("namespace", "pc");
+    d.put("ttl", "60s");
+    d.put("grace", "10m");
+    d.put("policies", "");
+    d.put("max.entry.size", "1000000");
+    d.put("header", "X-Cache");
+    d.put("lock.ttl", "10s");
+    d.put("lock.wait", "3s");
+    d.put("uncacheable.ttl", "30s");
+    d.put("tag.cache", "1s");
+    d.put("replica.lag", "5s");
+    d.put("retry.interval", "1s");
+    d.put("admin.token", "");
+    d.put("admin.role", "pagecache-admin");
+    return Map.copyOf(d);
+  }
+
+  final String servers;
+  final boolean binaryProtocol;
+  final Duration opTimeout;
+  final Duration connectTimeout;
+  final int poolSize;
+  final Namespace namespace;
+  final Duration ttl;
+  final Duration grace;
+  final Policies policies;
+  final int maxEntrySize;
+  final String header;
+  final Duration lockTtl;
+  final Duration lockWait;
+  final Duration uncacheableTtl;
+  final Duration tagCache;
+  final Duration replicaLag;
+  final Duration retryInterval;
+  final String adminToken;
+  final String adminRole;
+  final Clock clock;
+  final Store store;
+  private final Map<String, String> values;
+
+  private PageCacheConfig(Map<String, String> v, Clock clock, Store store) {
+    List<String> errors = new ArrayList<>();
+    this.values = v;
+    this.clock = clock;
+    this.store = store;
+    servers = v.get("memcached.servers").trim();
+    binaryProtocol = check(errors, () -> protocol(v.get("memcached.protocol")), false);
+    opTimeout = check(errors, () -> positive("memcached.op.timeout", v), Duration.ofMillis(200));
+    connectTimeout = check(errors, () -> positive("memcached.connect.timeout", v), Duration.ofSeconds(1));
+    poolSize = check(errors, () -> Settings.positiveInt("memcached.pool.size", v.get("memcached.pool.size"), 64), 1);
+    namespace = check(errors, () -> new Namespace(v.get("namespace").trim()), new Namespace("pc"));
+    ttl = check(errors, () -> positive("ttl", v), Duration.ofSeconds(60));
+    grace = check(errors, () -> Settings.duration("grace", v.get("grace")), Duration.ofMinutes(10));
+    policies = check(errors, () -> Policies.parse(v.get("policies"), CachePolicy.defaults("", ttl, grace)),
+        Policies.parse("", CachePolicy.defaults("", ttl, grace)));
+    maxEntrySize = check(errors, () -> entrySize(v.get("max.entry.size")), 1_000_000);
+    header = check(errors, () -> headerName(v.get("header")), "X-Cache");
+    lockTtl = check(errors, () -> positive("lock.ttl", v), Duration.ofSeconds(10));
+    lockWait = check(errors, () -> Settings.duration("lock.wait", v.get("lock.wait")), Duration.ofSeconds(3));
+    uncacheableTtl = check(errors, () -> positive("uncacheable.ttl", v), Duration.ofSeconds(30));
+    tagCache = check(errors, () -> Settings.duration("tag.cache", v.get("tag.cache")), Duration.ofSeconds(1));
+    replicaLag = check(errors, () -> Settings.duration("replica.lag", v.get("replica.lag")), Duration.ofSeconds(5));
+    retryInterval = check(errors, () -> positive("retry.interval", v), Duration.ofSeconds(1));
+    adminToken = v.get("admin.token").trim();
+    adminRole = v.get("admin.role").trim();
+    if (lockTtl.compareTo(lockWait) < 0) {
+      errors.add("lock.wait: '" + v.get("lock.wait") + "' must not be longer than lock.ttl ('" + v.get("lock.ttl") + "')");
+    }
+    if (!errors.isEmpty()) {
+      throw new IllegalArgumentException("PageCache configuration is invalid:\n  " + String.join("\n  ", errors));
+    }
+  }
+
+  /** Reads every parameter from system properties, the environment and the given init-params. */
+  public static PageCacheConfig from(Function<String, String> initParams) {
+    return from(initParams, System::getProperty, System::getenv, Clock.systemUTC(), null);
+  }
+
+  static PageCacheConfig from(Function<String, String> initParams, Function<String, String> sysProps,
+      Function<String, String> env, Clock clock, Store store) {
+    Map<String, String> v = new LinkedHashMap<>();
+    for (Map.Entry<String, String> d : DEFAULTS.entrySet()) {
+      String name = d.getKey();
+      String value = sysProps.apply("pagecache." + name);
+      if (value == null) {
+        value = env.apply(envName(name));
+      }
+      if (value == null) {
+        value = initParams.apply(name);
+      }
+      v.put(name, value == null ? d.getValue() : value);
+    }
+    return new PageCacheConfig(v, clock, store);
+  }
+
+  /** {@code memcached.servers} → {@code PAGECACHE_MEMCACHED_SERVERS}. */
+  public static String envName(String param) {
+    return "PAGECACHE_" + param.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The effective value of a parameter (for the admin page; the admin token is never shown). */
+  public String value(String name) {
+    return name.equals("admin.token") ? (adminToken.isEmpty() ? "" : "(set)") : values.get(name);
+  }
+
+  public Duration lockWait() {
+    return lockWait;
+  }
+
+  public String adminToken() {
+    return adminToken;
+  }
+
+  public String adminRole() {
+    return adminRole;
+  }
+
+  public Namespace namespace() {
+    return namespace;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  public Map<String, String> values() {
+    Map<String, String> shown = new LinkedHashMap<>(values);
+    shown.put("admin.token", value("admin.token"));
+    return shown;
+  }
+
+  /** Programmatic configuration with the same names, validation and precedence as web.xml. */
+  public static final class Builder {
+    private final Map<String, String> params = new LinkedHashMap<>();
+    private Clock clock = Clock.systemUTC();
+    private Store store;
+    private boolean environment = true;
+
+    public Builder set(String name, String value) {
+      if (!DEFAULTS.containsKey(name)) {
+        throw new IllegalArgumentException("'" + name + "' is not a PageCache parameter; parameters: "
+            + String.join(", ", DEFAULTS.keySet()));
+      }
+      params.put(name, value);
+      return this;
+    }
+
+    /** The clock for TTLs, tokens and windows; tests move it instead of waiting. */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /** Uses this store instead of building one from memcached.servers (tests, custom stores). */
+    public Builder store(Store store) {
+      this.store = store;
+      return this;
+    }
+
+    /** Ignores system properties and environment variables (tests that must not see the machine's). */
+    public Builder ignoreEnvironment() {
+      this.environment = false;
+      return this;
+    }
+
+    public PageCacheConfig build() {
+      Function<String, String> none = name -> null;
+      return from(params::get, environment ? System::getProperty : none,
+          environment ? System::getenv : none, clock, store);
+    }
+  }
+
+  private interface Parse<T> {
+    T get();
+  }
+
+  private static <T> T check(List<String> errors, Parse<T> parse, T fallback) {
+    try {
+      return parse.get();
+    } catch (IllegalArgumentException e) {
+      errors.add(e.getMessage());
+      return fallback;
+    }
+  }
+
+  private static Duration positive(String name, Map<String, String> v) {
+    Duration d = Settings.duration(name, v.get(name));
+    if (d.isZero()) {
+      throw new IllegalArgumentException(name + ": '" + v.get(name) + "' must be more than 0");
+    }
+    return d;
+  }
+
+  private static boolean protocol(String value) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "text" -> false;
+      case "binary" -> true;
+      default -> throw new IllegalArgumentException("memcached.protocol: '" + value + "' is not a protocol; use text or binary");
+    };
+  }
+
+  private static int entrySize(String value) {
+    int size = Settings.size("max.entry.size", value);
+    if (size < 1024 || size > 1_048_000) {
+      throw new IllegalArgumentException("max.entry.size: '" + value
+          + "' must be from 1k to 1048000 bytes (memcached's item limit is 1 MB including the key)");
+    }
+    return size;
+  }
+
+  private static String headerName(String value) {
+    String v = value.trim();
+    if (v.isEmpty() || v.equalsIgnoreCase("none") || v.equalsIgnoreCase("off")) {
+      return null;
+    }
+    if (!v.matches("[A-Za-z0-9-]{1,64}")) {
+      throw new IllegalArgumentException("header: '" + value + "' is not a header name; use e.g. X-Cache, or none to turn it off");
+    }
+    return v;
+  }
+}

@@ -1,0 +1,91 @@
+package org.pagecache;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/**
+ * The servlet filter: serves pages from memcached and stores the pages handlers write.
+ *
+ * <p>In web.xml:
+ * <pre>{@code
+ * <filter>
+ *   <filter-name>pagecache</filter-name>
+ *   <filter-class>org.pagecache.PageCacheFilter</filter-class>
+ *   <init-param><param-name>memcached.servers</param-name><param-value>127.0.0.1:11211</param-value></init-param>
+ *   <init-param><param-name>policies</param-name><param-value>article: ttl=5m, grace=10m</param-value></init-param>
+ * </filter>
+ * <filter-mapping><filter-name>pagecache</filter-name><url-pattern>/*</url-pattern></filter-mapping>
+ * }</pre>
+ * In code: {@code context.addFilter(new FilterHolder(new PageCacheFilter(config)), "/*", null)}.
+ *
+ * <p>Runs once per request: a forward or include that passes the filter again is not captured twice.
+ * It publishes its {@link PageCache} in the ServletContext for the admin and counters servlets.
+ */
+public class PageCacheFilter implements Filter {
+  private static final String FILTERED = PageCacheFilter.class.getName() + ".filtered";
+
+  private PageCacheConfig preset;
+  private PageCache cache;
+  private PageFlow flow;
+  private boolean owner;
+
+  /** For web.xml: configured from init-params, system properties and the environment. */
+  public PageCacheFilter() {
+  }
+
+  /** For registration in code. */
+  public PageCacheFilter(PageCacheConfig config) {
+    this.preset = config;
+  }
+
+  @Override
+  public void init(FilterConfig filterConfig) throws ServletException {
+    PageCache existing = PageCache.from(filterConfig.getServletContext());
+    if (existing != null) {
+      cache = existing; // a second mapping of the filter in the same application shares the cache
+    } else {
+      PageCacheConfig config;
+      try {
+        config = preset != null ? preset : PageCacheConfig.from(filterConfig::getInitParameter);
+      } catch (IllegalArgumentException e) {
+        throw new ServletException(e.getMessage(), e);
+      }
+      cache = PageCache.start(config);
+      cache.attach(filterConfig.getServletContext());
+      filterConfig.getServletContext().setAttribute(PageCache.CONTEXT_ATTRIBUTE, cache);
+      owner = true;
+    }
+    flow = new PageFlow(cache);
+  }
+
+  @Override
+  public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    if (!(request instanceof HttpServletRequest req) || !(response instanceof HttpServletResponse res)
+        || request.getAttribute(FILTERED) != null) {
+      chain.doFilter(request, response);
+      return;
+    }
+    request.setAttribute(FILTERED, Boolean.TRUE);
+    flow.handle(req, res, chain);
+  }
+
+  @Override
+  public void destroy() {
+    if (owner && cache != null) {
+      cache.close();
+    }
+  }
+
+  /** The cache this filter uses (after init). */
+  public PageCache pageCache() {
+    return cache;
+  }
+}

@@ -1,0 +1,477 @@
+package org.pagecache;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.pagecache.admin.Event;
+import org.pagecache.admin.HandlerStats;
+import org.pagecache.capture.Cacheability;
+import org.pagecache.capture.CaptureRequest;
+import org.pagecache.capture.Captured;
+import org.pagecache.capture.CapturingResponse;
+import org.pagecache.capture.PageBuilder;
+import org.pagecache.capture.PageSender;
+import org.pagecache.capture.PageSender.Label;
+import org.pagecache.freshness.Freshness;
+import org.pagecache.freshness.Freshness.Decision;
+import org.pagecache.key.PageKey;
+import org.pagecache.store.CachedPage;
+import org.pagecache.store.CachedPage.Header;
+import org.pagecache.store.CachedPage.TagVersion;
+import org.pagecache.store.StoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One cacheable request, from lookup to response (see the README's "request path"):
+ * <pre>
+ *   lookup: getMulti(token, page)            the one round trip of a hit
+ *   FRESH  -> serve                          X-Cache: HIT
+ *   STALE  -> add(lock) won  -> rebuild      X-Cache: MISS
+ *                       lost -> serve stale  X-Cache: STALE
+ *   ABSENT -> add(lock) won  -> rebuild
+ *                       lost -> poll for the page up to lock.wait, then serve it or build it
+ * </pre>
+ * Every store failure falls back to running the handler: the cache never causes a 5xx.
+ */
+final class PageFlow {
+  private static final Logger log = LoggerFactory.getLogger(PageFlow.class);
+  private static final long FIRST_POLL_MILLIS = 10;
+  private static final long MAX_POLL_MILLIS = 100;
+  private static final long THIRTY_DAYS_SECONDS = 30L * 24 * 3600;
+
+  private final PageCache cache;
+  private final String cacheHeader;
+
+  PageFlow(PageCache cache) {
+    this.cache = cache;
+    this.cacheHeader = cache.config.header;
+  }
+
+  /** What the lookup found for a request. */
+  private record Found(String key, CachedPage page, long token, Decision decision, Map<String, Long> tagVersions) {}
+
+  /** The request being handled, with what every step needs. */
+  private record Page(HttpServletRequest req, HttpServletResponse res, FilterChain chain,
+      String handler, CachePolicy policy, HandlerStats stats) {}
+
+  void handle(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
+    String method = req.getMethod();
+    if (!"GET".equals(method) && !"HEAD".equals(method)) {
+      chain.doFilter(req, res);
+      return;
+    }
+    String handler = cache.policies.handlerFor(req);
+    CachePolicy policy = cache.policies.policy(handler);
+    Page p = new Page(req, res, chain, handler, policy, cache.stats.handler(handler));
+    String skip = requestBypass(req, policy);
+    if (skip != null) {
+      bypass(p, skip);
+      return;
+    }
+    Found found;
+    try {
+      found = lookup(p);
+    } catch (StoreException e) {
+      p.stats.record(Event.ERROR);
+      bypass(p, "store-unavailable");
+      return;
+    }
+    CachedPage page = found.page;
+    if (page != null && page.isUncacheableMarker() && cache.clock.millis() < page.freshUntilMillis()) {
+      bypass(p, page.uncacheableReason());
+      return;
+    }
+    switch (found.decision.state()) {
+      case FRESH -> serve(p, page, Event.HIT, "HIT", "PageCache; hit; ttl=" + ttlLeft(page));
+      case STALE -> {
+        String owner = cache.lock.newOwner();
+        if (tryLock(p, found.key, owner)) {
+          rebuild(p, found, page, owner);
+        } else if (found.decision.early()) {
+          serve(p, page, Event.HIT, "HIT", "PageCache; hit; ttl=" + ttlLeft(page));
+        } else {
+          serve(p, page, Event.STALE, "STALE", "PageCache; hit; ttl=" + ttlLeft(page) + "; detail=" + detail(found.decision.reason()));
+        }
+      }
+      case ABSENT -> {
+        String owner = cache.lock.newOwner();
+        if (tryLock(p, found.key, owner)) {
+          rebuild(p, found, null, owner);
+        } else {
+          waitForBuilder(p, found);
+        }
+      }
+    }
+  }
+
+  private static String requestBypass(HttpServletRequest req, CachePolicy policy) {
+    if (!policy.enabled()) {
+      return "disabled";
+    }
+    if (!policy.allowAuthorized() && req.getHeader("Authorization") != null) {
+      return "authorization";
+    }
+    if (!policy.allowSessions() && req.getRequestedSessionId() != null) {
+      return "session";
+    }
+    return null;
+  }
+
+  // ---- lookup ----
+
+  private Found lookup(Page p) {
+    List<String> varyNames = cache.varyHeaders(p.handler, p.policy);
+    String key = pageKey(p.req, p.handler, varyNames);
+    String tokenKey = cache.tokens.key(p.handler);
+    Map<String, byte[]> got = cache.store.getMulti(List.of(tokenKey, key));
+    long token = cache.tokens.effective(p.handler, got.get(tokenKey));
+    CachedPage page = cache.codec.decode(key, got.get(key));
+    if (page != null && !page.vary().isEmpty()) {
+      // The response varied on headers this JVM did not key on yet: learn them, look again.
+      if (cache.learnVary(p.handler, page.vary().stream().map(Header::name).toList())) {
+        String keyed = pageKey(p.req, p.handler, cache.varyHeaders(p.handler, p.policy));
+        if (!keyed.equals(key)) {
+          key = keyed;
+          page = cache.codec.decode(key, cache.store.get(key));
+        }
+      }
+      if (page != null && !varyMatches(page, p.req)) {
+        page = null;
+      }
+    }
+    Map<String, Long> versions = Map.of();
+    if (page != null && !page.tags().isEmpty()) {
+      versions = cache.tags.current(page.tags().stream().map(TagVersion::tag).toList());
+    }
+    Decision decision = Freshness.classify(page, cache.clock.millis(), token, versions,
+        p.policy.earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
+    return new Found(key, page, token, decision, versions);
+  }
+
+  private String pageKey(HttpServletRequest req, String handler, List<String> varyNames) {
+    List<String[]> vary = new ArrayList<>(varyNames.size());
+    for (String name : varyNames) {
+      vary.add(new String[] {name, headerValue(req, name)});
+    }
+    String canonical = PageKey.canonical(req.getScheme(), req.getServerName(), req.getServerPort(),
+        req.getRequestURI(), req.getQueryString(), vary);
+    return cache.config.namespace.page(handler, canonical);
+  }
+
+  private static String headerValue(HttpServletRequest req, String name) {
+    List<String> values = Collections.list(req.getHeaders(name));
+    return values.isEmpty() ? "" : String.join(",", values);
+  }
+
+  private static boolean varyMatches(CachedPage page, HttpServletRequest req) {
+    for (Header h : page.vary()) {
+      if (!h.value().equals(headerValue(req, h.name()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean tryLock(Page p, String key, String owner) {
+    try {
+      boolean won = cache.lock.tryAcquire(key, owner);
+      if (won) {
+        p.stats.record(Event.LOCK);
+      }
+      return won;
+    } catch (StoreException e) {
+      p.stats.record(Event.ERROR);
+      return false;
+    }
+  }
+
+  private void unlock(Page p, String key, String owner) {
+    if (owner == null) {
+      return;
+    }
+    try {
+      cache.lock.release(key, owner);
+      p.stats.record(Event.UNLOCK);
+    } catch (StoreException e) {
+      p.stats.record(Event.ERROR); // the lock expires by itself after lock.ttl
+    }
+  }
+
+  // ---- serving ----
+
+  private void serve(Page p, CachedPage page, Event event, String xCache, String cacheStatus) throws IOException {
+    p.stats.record(event);
+    PageSender.send(p.req, p.res, page, cache.clock.millis(), new Label(cacheHeader, xCache, cacheStatus),
+        null, cache.config.maxEntrySize * 8);
+  }
+
+  private void bypass(Page p, String reason) throws IOException, ServletException {
+    p.stats.record(Event.BYPASS);
+    new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=" + detail(reason)).apply(p.res);
+    p.chain.doFilter(p.req, p.res);
+  }
+
+  private long ttlLeft(CachedPage page) {
+    return (page.freshUntilMillis() - cache.clock.millis()) / 1000;
+  }
+
+  /** A Cache-Status detail is a token or a quoted string: quote anything else. */
+  private static String detail(String reason) {
+    return reason.matches("[A-Za-z0-9._-]+") ? reason : "\"" + reason.replace("\"", "'") + "\"";
+  }
+
+  // ---- waiting for another request's build ----
+
+  private void waitForBuilder(Page p, Found found) throws IOException, ServletException {
+    p.stats.lockWaited();
+    String lockKey = cache.lock.key(found.key);
+    long deadline = System.nanoTime() + cache.config.lockWait.toNanos();
+    long pause = FIRST_POLL_MILLIS;
+    try {
+      while (System.nanoTime() < deadline) {
+        sleep(Math.min(pause, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+        pause = Math.min(pause * 2, MAX_POLL_MILLIS);
+        Map<String, byte[]> got = cache.store.getMulti(List.of(found.key, lockKey));
+        CachedPage page = cache.codec.decode(found.key, got.get(found.key));
+        if (page != null && page.isUncacheableMarker()) {
+          bypass(p, page.uncacheableReason());
+          return;
+        }
+        if (page != null && varyMatches(page, p.req)) {
+          serve(p, page, Event.HIT, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(page));
+          return;
+        }
+        if (!got.containsKey(lockKey)) {
+          break; // the builder gave up without storing: build it ourselves
+        }
+      }
+    } catch (StoreException e) {
+      p.stats.record(Event.ERROR);
+    }
+    rebuild(p, found, null, null);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  // ---- building ----
+
+  private void rebuild(Page p, Found found, CachedPage stale, String owner) throws IOException, ServletException {
+    long start = cache.clock.millis();
+    CapturingResponse capture = new CapturingResponse(p.res, cache.config.maxEntrySize,
+        p.req.getServletContext().getResponseCharacterEncoding());
+    capture.onPassThrough(new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=streamed")::apply);
+    markRecentInvalidation(p, found, start);
+    Captured c;
+    try {
+      p.chain.doFilter(new CaptureRequest(p.req, capture), capture);
+      c = capture.finish();
+    } catch (IOException | ServletException | RuntimeException e) {
+      unlock(p, found.key, owner);
+      if (stale != null && !capture.isPassThrough() && !p.res.isCommitted()) {
+        log.warn("pagecache: build of a {} page failed ({}); serving the stale copy", p.handler, e.toString());
+        p.res.reset();
+        serve(p, stale, Event.STALE, "STALE", "PageCache; hit; detail=stale-if-error");
+        return;
+      }
+      throw e;
+    }
+    if (c.passedThrough()) {
+      unlock(p, found.key, owner);
+      p.stats.record(Event.BYPASS);
+      return;
+    }
+    if (c.status() >= 500 && stale != null) {
+      unlock(p, found.key, owner);
+      serve(p, stale, Event.STALE, "STALE", "PageCache; hit; detail=stale-if-error; fwd-status=" + c.status());
+      return;
+    }
+    Captured cc = c.sentError() && p.policy.statuses().contains(c.status()) ? withErrorBody(c) : c;
+    String refusal = Cacheability.refusal(cc, p.policy.statuses());
+    Duration fresh = p.policy.ttl();
+    if (refusal == null && p.policy.honorCacheControl()) {
+      Duration asked = Cacheability.requestedTtl(cc, p.policy.ttlMax());
+      if (asked != null && asked.isZero()) {
+        refusal = "max-age-0";
+      } else if (asked != null) {
+        fresh = asked;
+      }
+    }
+    if (refusal != null) {
+      if (c.status() < 500) {
+        storeQuietly(p, found.key, cache.codec.encode(CachedPage.uncacheable(refusal, start,
+            start + cache.config.uncacheableTtl.toMillis())), (int) cache.config.uncacheableTtl.toSeconds());
+      }
+      unlock(p, found.key, owner);
+      p.stats.record(Event.BYPASS);
+      PageSender.replay(p.req, p.res, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=" + detail(refusal)));
+      return;
+    }
+    store(p, found, cc, stale, owner, start, fresh);
+  }
+
+  private void store(Page p, Found found, Captured c, CachedPage stale, String owner, long start, Duration fresh)
+      throws IOException {
+    long now = cache.clock.millis();
+    String key = found.key;
+    List<Header> vary = responseVary(p, c);
+    if (!vary.isEmpty() && cache.learnVary(p.handler, vary.stream().map(Header::name).toList())) {
+      key = pageKey(p.req, p.handler, cache.varyHeaders(p.handler, p.policy));
+    }
+    List<TagVersion> tags;
+    try {
+      tags = tagVersions(p, c, start);
+    } catch (StoreException e) {
+      tags = null;
+    }
+    CachedPage page = PageBuilder.build(c, new PageBuilder.Context(now, fresh.toMillis(), now - start,
+        found.token, tags == null ? List.of() : tags, viewKeys(p), false, vary, cacheHeader));
+    byte[] bytes = cache.codec.encode(page);
+    String fwd = stale != null ? "fwd=stale" : "fwd=uri-miss";
+    if (tags == null) {
+      unlock(p, found.key, owner);
+      p.stats.record(Event.ERROR);
+      serve(p, page, Event.MISS, "MISS", "PageCache; " + fwd + "; stored=0; detail=store-unavailable");
+      return;
+    }
+    if (bytes.length > cache.config.maxEntrySize) {
+      unlock(p, found.key, owner);
+      p.stats.record(Event.BYPASS);
+      PageSender.replay(p.req, p.res, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=too-large"));
+      return;
+    }
+    boolean stored = storeQuietly(p, key, bytes, storeTtlSeconds(fresh.plus(p.policy.grace())));
+    if (stored) {
+      p.stats.record(Event.WRITE);
+    }
+    unlock(p, found.key, owner);
+    serve(p, page, Event.MISS, "MISS", "PageCache; " + fwd + (stored ? "; stored" : "; detail=store-unavailable"));
+  }
+
+  private boolean storeQuietly(Page p, String key, byte[] bytes, int ttlSeconds) {
+    try {
+      cache.store.set(key, bytes, ttlSeconds);
+      return true;
+    } catch (StoreException e) {
+      p.stats.record(Event.ERROR);
+      return false;
+    }
+  }
+
+  private static int storeTtlSeconds(Duration d) {
+    long s = Math.max(1, (d.toMillis() + 999) / 1000);
+    return (int) Math.min(s, THIRTY_DAYS_SECONDS); // above 30 days memcached reads an absolute time
+  }
+
+  /** Headers the response says it varies on, beyond the policy's and Accept-Encoding, with this request's values. */
+  private List<Header> responseVary(Page p, Captured c) {
+    LinkedHashSet<String> names = new LinkedHashSet<>();
+    for (String v : c.headerValues("Vary")) {
+      for (String n : v.split(",")) {
+        String name = n.trim().toLowerCase(Locale.ROOT);
+        if (!name.isEmpty() && !name.equals("accept-encoding") && !p.policy.vary().contains(name)) {
+          names.add(name);
+        }
+      }
+    }
+    List<Header> vary = new ArrayList<>();
+    for (String name : names) {
+      vary.add(new Header(name, headerValue(p.req, name)));
+    }
+    return vary;
+  }
+
+  /**
+   * The page's tags with the versions to record. A version newer than the build's start means an
+   * invalidation raced the build: recording the start instead keeps the page STALE, so the data
+   * read before the invalidation is never taken as fresh.
+   */
+  private List<TagVersion> tagVersions(Page p, Captured c, long start) {
+    LinkedHashSet<String> names = new LinkedHashSet<>();
+    Object declared = p.req.getAttribute(PageCache.TAGS_ATTRIBUTE);
+    if (declared instanceof List<?> list) {
+      synchronized (list) {
+        list.forEach(t -> names.add(String.valueOf(t)));
+      }
+    }
+    names.addAll(PageBuilder.headerTags(c));
+    names.removeIf(t -> !PageCache.validTag(t));
+    if (names.isEmpty()) {
+      return List.of();
+    }
+    List<String> bounded = new ArrayList<>(names).subList(0, Math.min(names.size(), PageCache.MAX_TAGS));
+    Map<String, Long> current = cache.tags.current(bounded);
+    List<TagVersion> tags = new ArrayList<>();
+    for (String tag : bounded) {
+      tags.add(new TagVersion(tag, Math.min(current.getOrDefault(tag, 0L), start)));
+    }
+    return tags;
+  }
+
+  private static List<String> viewKeys(Page p) {
+    Object declared = p.req.getAttribute(PageCache.VIEWS_ATTRIBUTE);
+    if (!(declared instanceof List<?> list)) {
+      return List.of();
+    }
+    synchronized (list) {
+      return list.stream().map(String::valueOf).distinct().limit(PageCache.MAX_TAGS).toList();
+    }
+  }
+
+  /** Tells the application that this rebuild follows a fresh invalidation (read from the primary). */
+  private void markRecentInvalidation(Page p, Found found, long now) {
+    long lag = cache.config.replicaLag.toMillis();
+    long newest = found.token;
+    for (long v : found.tagVersions.values()) {
+      newest = Math.max(newest, v);
+    }
+    if (newest > 0 && now - newest < lag) {
+      p.req.setAttribute(PageCache.INVALIDATED_AGO_ATTRIBUTE, Math.max(0, now - newest));
+    }
+  }
+
+  /** sendError with a status the policy caches: store a small page, since the container's error page is not captured. */
+  private static Captured withErrorBody(Captured c) {
+    String msg = c.errorMessage().isEmpty() ? "Error " + c.status() : c.errorMessage();
+    String html = "<!DOCTYPE html><html><head><title>" + c.status() + "</title></head><body><h1>"
+        + c.status() + "</h1><p>" + escape(msg) + "</p></body></html>";
+    List<Header> headers = new ArrayList<>(c.headers());
+    headers.removeIf(h -> h.name().equalsIgnoreCase("Content-Type"));
+    headers.add(new Header("Content-Type", "text/html;charset=UTF-8"));
+    return new Captured(c.status(), headers, c.cookies(), html.getBytes(StandardCharsets.UTF_8), null,
+        false, false, c.trailers());
+  }
+
+  static String escape(String s) {
+    StringBuilder sb = new StringBuilder(s.length());
+    for (char ch : s.toCharArray()) {
+      switch (ch) {
+        case '<' -> sb.append("&lt;");
+        case '>' -> sb.append("&gt;");
+        case '&' -> sb.append("&amp;");
+        case '"' -> sb.append("&quot;");
+        case '\'' -> sb.append("&#39;");
+        default -> sb.append(ch);
+      }
+    }
+    return sb.toString();
+  }
+}

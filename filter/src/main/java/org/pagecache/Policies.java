@@ -1,0 +1,146 @@
+package org.pagecache;
+
+import jakarta.servlet.http.HttpServletMapping;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The policies of all handlers and which handler a request belongs to: a policy's URL patterns
+ * first (needed behind a single front servlet), else the name of the servlet that serves the request.
+ *
+ * <p>Syntax of the {@code policies} parameter: entries separated by {@code ;} or new lines, each
+ * {@code handler: spec}; the handler {@code default} changes the defaults of every other handler.
+ * <pre>
+ *   default: ttl=2m; article: ttl=5m, paths=/article/*; home: ttl=30s
+ * </pre>
+ */
+final class Policies {
+  private final CachePolicy defaults;
+  private final Map<String, CachePolicy> byHandler;
+  private final List<Map.Entry<String, CachePolicy>> byPattern;
+  private final Map<String, CachePolicy> derived = new ConcurrentHashMap<>();
+
+  private Policies(CachePolicy defaults, Map<String, CachePolicy> byHandler) {
+    this.defaults = defaults;
+    this.byHandler = byHandler;
+    List<Map.Entry<String, CachePolicy>> patterns = new ArrayList<>();
+    for (CachePolicy p : byHandler.values()) {
+      for (String path : p.paths()) {
+        patterns.add(Map.entry(path, p));
+      }
+    }
+    // Exact patterns before prefixes, longer prefixes before shorter, extensions last: servlet-mapping order.
+    patterns.sort((a, b) -> Integer.compare(rank(b.getKey()), rank(a.getKey())));
+    this.byPattern = patterns;
+  }
+
+  static Policies parse(String text, CachePolicy base) {
+    Map<String, String> specs = new LinkedHashMap<>();
+    for (String entry : text.split("[;\\n]")) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      int colon = entry.indexOf(':');
+      if (colon < 1) {
+        throw new IllegalArgumentException("policies: '" + entry.trim()
+            + "' is not 'handler: spec'; e.g. article: ttl=5m, paths=/article/*");
+      }
+      String handler = entry.substring(0, colon).trim();
+      if (!handler.matches("[A-Za-z0-9_.\\-]{1,64}")) {
+        throw new IllegalArgumentException("policies: handler name '" + handler
+            + "' must be 1 to 64 characters of A-Z a-z 0-9 _ . -");
+      }
+      if (specs.put(handler, entry.substring(colon + 1)) != null) {
+        throw new IllegalArgumentException("policies: handler '" + handler + "' is configured twice");
+      }
+    }
+    CachePolicy defaults = base;
+    if (specs.containsKey("default")) {
+      defaults = base.with(specs.remove("default"));
+    }
+    Map<String, CachePolicy> byHandler = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : specs.entrySet()) {
+      CachePolicy p = rename(defaults, e.getKey()).with(e.getValue());
+      byHandler.put(e.getKey(), p);
+    }
+    return new Policies(defaults, byHandler);
+  }
+
+  /** The handler of a request: a policy's URL pattern, else the servlet's name. */
+  String handlerFor(HttpServletRequest request) {
+    if (!byPattern.isEmpty()) {
+      String path = pathInContext(request);
+      for (Map.Entry<String, CachePolicy> e : byPattern) {
+        if (matches(e.getKey(), path)) {
+          return e.getValue().handler();
+        }
+      }
+    }
+    HttpServletMapping mapping = request.getHttpServletMapping();
+    String name = mapping == null ? null : mapping.getServletName();
+    return name == null || name.isEmpty() ? "default" : name;
+  }
+
+  /** The handler for a path within the context, when no request is at hand (evict by URL). */
+  String handlerForPath(String path) {
+    for (Map.Entry<String, CachePolicy> e : byPattern) {
+      if (matches(e.getKey(), path)) {
+        return e.getValue().handler();
+      }
+    }
+    return null;
+  }
+
+  CachePolicy policy(String handler) {
+    CachePolicy p = byHandler.get(handler);
+    return p != null ? p : derived.computeIfAbsent(handler, h -> rename(defaults, h));
+  }
+
+  /** Every handler with a configured policy or seen so far. */
+  Collection<CachePolicy> known() {
+    Map<String, CachePolicy> all = new LinkedHashMap<>(byHandler);
+    derived.forEach(all::putIfAbsent);
+    return all.values();
+  }
+
+  boolean configured(String handler) {
+    return byHandler.containsKey(handler) || derived.containsKey(handler);
+  }
+
+  private static CachePolicy rename(CachePolicy p, String handler) {
+    return new CachePolicy(handler, p.ttl(), p.grace(), p.vary(), p.statuses(), p.paths(),
+        p.honorCacheControl(), p.ttlMax(), p.allowAuthorized(), p.allowSessions(), p.earlyRefresh(), p.enabled());
+  }
+
+  static String pathInContext(HttpServletRequest request) {
+    String uri = request.getRequestURI();
+    String context = request.getContextPath();
+    return context != null && !context.isEmpty() && uri.startsWith(context) ? uri.substring(context.length()) : uri;
+  }
+
+  static boolean matches(String pattern, String path) {
+    if (pattern.startsWith("*.")) {
+      return path.endsWith(pattern.substring(1));
+    }
+    if (pattern.endsWith("/*")) {
+      String prefix = pattern.substring(0, pattern.length() - 2);
+      return path.equals(prefix) || path.startsWith(prefix + "/");
+    }
+    return path.equals(pattern);
+  }
+
+  private static int rank(String pattern) {
+    if (pattern.startsWith("*.")) {
+      return 0;
+    }
+    if (pattern.endsWith("/*")) {
+      return pattern.length();
+    }
+    return 100_000;
+  }
+}

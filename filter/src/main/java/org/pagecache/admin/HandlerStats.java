@@ -1,0 +1,101 @@
+package org.pagecache.admin;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * This JVM's counters for one handler since start, and the trace of its last events. Recording is
+ * a LongAdder increment and one racy byte store: nothing measurable on the hit path.
+ */
+public final class HandlerStats {
+  private static final int TRACE_SIZE = 128;
+
+  public final LongAdder hits = new LongAdder();
+  public final LongAdder stale = new LongAdder();
+  public final LongAdder misses = new LongAdder();
+  public final LongAdder rebuilds = new LongAdder();
+  public final LongAdder lockWaits = new LongAdder();
+  public final LongAdder bypasses = new LongAdder();
+  public final LongAdder storeErrors = new LongAdder();
+  /** Pages of this handler rebuilt since its last refresh from this JVM. */
+  public final LongAdder rebuiltSinceRefresh = new LongAdder();
+
+  private final String handler;
+  private final byte[] trace = new byte[TRACE_SIZE];
+  private final AtomicLong traceCount = new AtomicLong();
+  private volatile long lastRefreshMillis;
+  private volatile String lastRefreshBy = "";
+  private volatile long lastToken;
+
+  public HandlerStats(String handler) {
+    this.handler = handler;
+  }
+
+  public String handler() {
+    return handler;
+  }
+
+  /** Records an event in the trace (and, for the counted ones, the counter). */
+  public void record(Event event) {
+    switch (event) {
+      case HIT -> hits.increment();
+      case STALE -> stale.increment();
+      case MISS -> misses.increment();
+      case WRITE -> rebuilds.increment();
+      case BYPASS -> bypasses.increment();
+      case ERROR -> storeErrors.increment();
+      default -> { }
+    }
+    if (event == Event.WRITE && lastRefreshMillis > 0) {
+      rebuiltSinceRefresh.increment();
+    }
+    long n = traceCount.getAndIncrement();
+    trace[(int) (n % TRACE_SIZE)] = (byte) event.letter;
+  }
+
+  public void lockWaited() {
+    lockWaits.increment();
+    long n = traceCount.getAndIncrement();
+    trace[(int) (n % TRACE_SIZE)] = (byte) 'L';
+  }
+
+  public void refreshed(long nowMillis, String by, long token) {
+    lastRefreshMillis = nowMillis;
+    lastRefreshBy = by == null ? "" : by;
+    lastToken = token;
+    rebuiltSinceRefresh.reset();
+  }
+
+  /** The last events, oldest first, e.g. {@code MLWUHHHHSLWUHHH}. */
+  public String trace() {
+    long n = traceCount.get();
+    int len = (int) Math.min(n, TRACE_SIZE);
+    StringBuilder sb = new StringBuilder(len);
+    for (long i = n - len; i < n; i++) {
+      byte b = trace[(int) (i % TRACE_SIZE)];
+      if (b != 0) {
+        sb.append((char) b);
+      }
+    }
+    return sb.toString();
+  }
+
+  /** Hits (fresh and stale) over all cache-decided requests, 0 when none. */
+  public double hitRatio() {
+    long served = hits.sum() + stale.sum();
+    long all = served + misses.sum();
+    return all == 0 ? 0 : (double) served / all;
+  }
+
+  public long lastRefreshMillis() {
+    return lastRefreshMillis;
+  }
+
+  public String lastRefreshBy() {
+    return lastRefreshBy;
+  }
+
+  public long lastToken() {
+    return lastToken;
+  }
+}

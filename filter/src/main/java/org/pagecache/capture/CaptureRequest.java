@@ -1,0 +1,94 @@
+package org.pagecache.capture;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The request as the handler sees it while a page is being built for the cache. It asks for the
+ * full representation every client can share:
+ * <ul>
+ *   <li>HEAD becomes GET, so the stored entry has a body (HEAD is later served from it);
+ *   <li>conditional and range headers are hidden, so the handler answers 200 with the whole body
+ *       rather than a 304 or a 206 that could not be served to others;
+ *   <li>Accept-Encoding is hidden: the filter compresses, the handler writes identity.
+ * </ul>
+ * Starting async hands the response to the container first (see {@link CapturingResponse#passThrough()}).
+ */
+public final class CaptureRequest extends HttpServletRequestWrapper {
+  private static final Set<String> HIDDEN = Set.of("range", "if-range", "if-none-match",
+      "if-modified-since", "if-match", "if-unmodified-since", "accept-encoding");
+
+  private final CapturingResponse capture;
+
+  public CaptureRequest(HttpServletRequest request, CapturingResponse capture) {
+    super(request);
+    this.capture = capture;
+  }
+
+  @Override
+  public String getMethod() {
+    String method = super.getMethod();
+    return "HEAD".equals(method) ? "GET" : method;
+  }
+
+  @Override
+  public String getHeader(String name) {
+    return hidden(name) ? null : super.getHeader(name);
+  }
+
+  @Override
+  public Enumeration<String> getHeaders(String name) {
+    return hidden(name) ? Collections.emptyEnumeration() : super.getHeaders(name);
+  }
+
+  @Override
+  public long getDateHeader(String name) {
+    return hidden(name) ? -1 : super.getDateHeader(name);
+  }
+
+  @Override
+  public int getIntHeader(String name) {
+    return hidden(name) ? -1 : super.getIntHeader(name);
+  }
+
+  @Override
+  public Enumeration<String> getHeaderNames() {
+    List<String> names = Collections.list(super.getHeaderNames());
+    names.removeIf(CaptureRequest::hidden);
+    return Collections.enumeration(names);
+  }
+
+  @Override
+  public AsyncContext startAsync() {
+    handOver();
+    return super.startAsync();
+  }
+
+  @Override
+  public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
+    handOver();
+    return super.startAsync(request, response);
+  }
+
+  private void handOver() {
+    try {
+      capture.passThrough();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static boolean hidden(String name) {
+    return name != null && HIDDEN.contains(name.toLowerCase(Locale.ROOT));
+  }
+}

@@ -1,0 +1,71 @@
+package org.pagecache.freshness;
+
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.pagecache.key.Namespace;
+import org.pagecache.store.Store;
+import org.pagecache.store.StoreException;
+
+/**
+ * Per-handler update tokens: a refresh raises the handler's token to "now", which condemns every
+ * page built under an older token without touching any other handler (never flush_all), and
+ * without leaving a generation of garbage keys behind (unlike key-prefix versioning: the page keys
+ * stay the same and are overwritten on rebuild).
+ *
+ * <p>Tokens never expire (they are tiny and read on every request, so they stay hot), which keeps
+ * each token alive at least as long as the longest-lived page of its handler. Against eviction or a
+ * node that restarts, each JVM remembers the largest token it has seen per handler, uses the larger
+ * of that and what memcached says, and puts a lost token back with {@code add} (never overwriting a
+ * newer one written meanwhile).
+ */
+public final class UpdateTokens {
+  private final Store store;
+  private final Namespace namespace;
+  private final Clock clock;
+  private final Map<String, Long> lastSeen = new ConcurrentHashMap<>();
+
+  public UpdateTokens(Store store, Namespace namespace, Clock clock) {
+    this.store = store;
+    this.namespace = namespace;
+    this.clock = clock;
+  }
+
+  public String key(String handler) {
+    return namespace.token(handler);
+  }
+
+  /**
+   * The token to judge pages by, from the value memcached returned in the lookup's multi-get
+   * (null when memcached has none). Repairs a lost token; the repair's failure is not the
+   * request's problem.
+   */
+  public long effective(String handler, byte[] fromStore) {
+    long stored = Versions.parse(fromStore);
+    long remembered = lastSeen.getOrDefault(handler, 0L);
+    if (stored > remembered) {
+      lastSeen.merge(handler, stored, Math::max);
+      return stored;
+    }
+    if (remembered > stored) {
+      try {
+        store.add(key(handler), Versions.encode(remembered), 0);
+      } catch (StoreException e) {
+        // memcached is failing; the page path already fails open
+      }
+    }
+    return remembered;
+  }
+
+  /** Raises the handler's token; every page it built before now is STALE from here on. */
+  public long refresh(String handler) {
+    long token = Versions.raise(store, key(handler), clock, 0);
+    lastSeen.merge(handler, token, Math::max);
+    return token;
+  }
+
+  /** The largest token this JVM has seen for the handler, 0 if none. */
+  public long remembered(String handler) {
+    return lastSeen.getOrDefault(handler, 0L);
+  }
+}

@@ -1,0 +1,51 @@
+package org.pagecache.freshness;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import org.pagecache.store.Store;
+
+/**
+ * A monotonic version in memcached: a time in milliseconds that only moves forward. Raising it is
+ * compare-and-set, not get-then-set, so two editors refreshing at once never cancel each other:
+ * each write is at least the previous value plus one.
+ */
+final class Versions {
+  private static final int MAX_ATTEMPTS = 20;
+
+  private Versions() {}
+
+  /** Moves the version at {@code key} to max(now, previous + 1) and returns the new value. */
+  static long raise(Store store, String key, Clock clock, int ttlSeconds) {
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      Store.Versioned current = store.gets(key);
+      long now = clock.millis();
+      if (current == null) {
+        if (store.add(key, encode(now), ttlSeconds)) {
+          return now;
+        }
+        continue; // someone created it meanwhile: go round and raise theirs
+      }
+      long next = Math.max(now, parse(current.value()) + 1);
+      if (store.cas(key, encode(next), current.casUnique(), ttlSeconds)) {
+        return next;
+      }
+    }
+    throw new IllegalStateException("could not raise " + key + " after " + MAX_ATTEMPTS + " attempts");
+  }
+
+  static byte[] encode(long value) {
+    return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** A stored version; garbage reads as 0 (the safe side: the JVM's memory still applies). */
+  static long parse(byte[] value) {
+    if (value == null) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(new String(value, StandardCharsets.US_ASCII).trim());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+}

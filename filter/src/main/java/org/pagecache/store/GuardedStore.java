@@ -1,0 +1,150 @@
+package org.pagecache.store;
+
+import java.time.Clock;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A circuit breaker in front of a store, so that a memcached outage costs each request at most
+ * nothing (circuit open: fail at once) or one op timeout (the single probe), never a timeout per
+ * call. xmemcached alone would keep waiting the op timeout on every call and close a connection
+ * only after 1000 consecutive timeouts.
+ *
+ * <p>After a failure the store is "down" for {@code retryMillis}; then exactly one call probes it
+ * while the others keep failing fast. One log line when memcached goes away, one when it is back.
+ */
+public final class GuardedStore implements Store {
+  private static final Logger log = LoggerFactory.getLogger(GuardedStore.class);
+
+  private final Store store;
+  private final Clock clock;
+  private final long retryMillis;
+  private final AtomicLong downUntil = new AtomicLong(0);
+  private volatile boolean down;
+  private final LongAdder failures = new LongAdder();
+
+  public GuardedStore(Store store, Clock clock, long retryMillis) {
+    this.store = store;
+    this.clock = clock;
+    this.retryMillis = retryMillis;
+  }
+
+  private <T> T call(Supplier<T> op) {
+    if (down) {
+      long until = downUntil.get();
+      long now = clock.millis();
+      // While down, only the one caller that moves the deadline forward gets to probe.
+      if (now < until || !downUntil.compareAndSet(until, now + retryMillis)) {
+        failures.increment();
+        throw new StoreException(store.describe() + " is unavailable");
+      }
+    }
+    try {
+      T result = op.get();
+      if (down) {
+        down = false;
+        log.info("pagecache: {} is reachable again; caching resumes", store.describe());
+      }
+      return result;
+    } catch (StoreException e) {
+      failures.increment();
+      downUntil.set(clock.millis() + retryMillis);
+      if (!down) {
+        down = true;
+        log.warn("pagecache: {} is unavailable ({}); serving from handlers until it is back", store.describe(), e.getMessage());
+      }
+      throw e;
+    }
+  }
+
+  /** True while the store is considered down. */
+  public boolean isDown() {
+    return down;
+  }
+
+  /** Calls that failed or were refused while down. */
+  public long failures() {
+    return failures.sum();
+  }
+
+  public Store unwrap() {
+    return store;
+  }
+
+  @Override
+  public byte[] get(String key) {
+    return call(() -> store.get(key));
+  }
+
+  @Override
+  public Map<String, byte[]> getMulti(Collection<String> keys) {
+    return call(() -> store.getMulti(keys));
+  }
+
+  @Override
+  public Versioned gets(String key) {
+    return call(() -> store.gets(key));
+  }
+
+  @Override
+  public boolean set(String key, byte[] value, int ttlSeconds) {
+    return call(() -> store.set(key, value, ttlSeconds));
+  }
+
+  @Override
+  public boolean add(String key, byte[] value, int ttlSeconds) {
+    return call(() -> store.add(key, value, ttlSeconds));
+  }
+
+  @Override
+  public boolean cas(String key, byte[] value, long casUnique, int ttlSeconds) {
+    return call(() -> store.cas(key, value, casUnique, ttlSeconds));
+  }
+
+  @Override
+  public boolean delete(String key) {
+    return call(() -> store.delete(key));
+  }
+
+  @Override
+  public long incr(String key, long delta, long initial, int ttlSeconds) {
+    return call(() -> store.incr(key, delta, initial, ttlSeconds));
+  }
+
+  @Override
+  public long decr(String key, long delta, long initial, int ttlSeconds) {
+    return call(() -> store.decr(key, delta, initial, ttlSeconds));
+  }
+
+  @Override
+  public boolean touch(String key, int ttlSeconds) {
+    return call(() -> store.touch(key, ttlSeconds));
+  }
+
+  /** Always asks the servers: the admin page must show the truth, not the breaker's state. */
+  @Override
+  public List<ServerStats> serverStats() {
+    return store.serverStats();
+  }
+
+  @Override
+  public long roundTrips() {
+    return store.roundTrips();
+  }
+
+  @Override
+  public String describe() {
+    return store.describe();
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

@@ -1,0 +1,112 @@
+package org.pagecache;
+
+import jakarta.servlet.DispatcherType;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.pagecache.key.PageKey;
+import org.pagecache.store.Store;
+import org.pagecache.testing.Http;
+import org.pagecache.testing.JettyServer;
+
+/**
+ * A test site: embedded Jetty with the PageCacheFilter in front of named handlers, on real
+ * memcached (or a given store). Each site gets its own namespace, so sites sharing one memcached
+ * never see each other's pages.
+ */
+final class CachedSite implements AutoCloseable {
+  private static final AtomicInteger SITES = new AtomicInteger();
+
+  final SiteServlets.Registry handlers = new SiteServlets.Registry();
+  final Map<String, String> params = new LinkedHashMap<>();
+  private final Map<String, String[]> mappings = new LinkedHashMap<>();
+  private Clock clock = Clock.systemUTC();
+  private Store store;
+  private boolean forwardDispatch;
+  JettyServer jetty;
+  PageCache cache;
+
+  CachedSite(String servers) {
+    params.put("memcached.servers", servers);
+    params.put("namespace", "s" + SITES.incrementAndGet() + "x" + ProcessHandle.current().pid() % 1000);
+  }
+
+  CachedSite set(String name, String value) {
+    params.put(name, value);
+    return this;
+  }
+
+  CachedSite handler(String name, SiteServlets.Handler h, String... patterns) {
+    handlers.add(name, h);
+    mappings.put(name, patterns);
+    return this;
+  }
+
+  CachedSite clock(Clock clock) {
+    this.clock = clock;
+    return this;
+  }
+
+  CachedSite store(Store store) {
+    this.store = store;
+    return this;
+  }
+
+  CachedSite alsoOnForward() {
+    this.forwardDispatch = true;
+    return this;
+  }
+
+  CachedSite start() {
+    PageCacheConfig.Builder b = PageCacheConfig.builder().ignoreEnvironment().clock(clock);
+    params.forEach(b::set);
+    if (store != null) {
+      b.store(store);
+    }
+    PageCacheFilter filter = new PageCacheFilter(b.build());
+    jetty = JettyServer.start(ctx -> {
+      FilterHolder holder = new FilterHolder(filter);
+      ctx.addFilter(holder, "/*", forwardDispatch
+          ? EnumSet.of(DispatcherType.REQUEST, DispatcherType.FORWARD, DispatcherType.INCLUDE)
+          : EnumSet.of(DispatcherType.REQUEST));
+      handlers.forEach(e -> JettyServer.servlet(ctx, e.getKey(), e.getValue(), mappings.get(e.getKey())));
+    });
+    cache = PageCache.from(jetty.context().getServletContext());
+    return this;
+  }
+
+  int calls(String handler) {
+    return handlers.calls(handler);
+  }
+
+  URI uri(String path) {
+    return jetty.uri(path);
+  }
+
+  HttpResponse<byte[]> get(String path, String... headers) {
+    return Http.get(uri(path), headers);
+  }
+
+  /** The memcached key of a page without varied headers, as the filter computes it. */
+  String pageKey(String handler, String path, String query) {
+    return cache.config.namespace.page(handler,
+        PageKey.canonical("http", "127.0.0.1", jetty.port(), path, query, java.util.List.of()));
+  }
+
+  ServletContextHandler context() {
+    return jetty.context();
+  }
+
+  @Override
+  public void close() {
+    if (jetty != null) {
+      jetty.close();
+    }
+  }
+}

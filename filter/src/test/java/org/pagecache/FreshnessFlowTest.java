@@ -1,0 +1,308 @@
+package org.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.testing.Http;
+import org.pagecache.testing.MemcachedExtension;
+import org.pagecache.testing.MutableClock;
+
+/** Update tokens, soft expiry, tags and the rebuild lock, on real memcached through real HTTP. */
+class FreshnessFlowTest {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(1);
+
+  private CachedSite site;
+  private final MutableClock clock = new MutableClock();
+
+  @AfterEach
+  void stop() {
+    if (site != null) {
+      site.close();
+    }
+  }
+
+  private CachedSite site() {
+    site = new CachedSite(memcached.servers()).clock(clock);
+    return site;
+  }
+
+  private static String xcache(HttpResponse<?> r) {
+    return r.headers().firstValue("X-Cache").orElse(null);
+  }
+
+  @Test
+  void refreshingOneHandlerRebuildsItsPagesAndLeavesOthersCached() {
+    site().handler("a", SiteServlets.page(), "/a/*").handler("b", SiteServlets.page(), "/b/*").start();
+    site.get("/a/1");
+    site.get("/b/1");
+    PageCache.Refresh refresh = site.cache.refreshHandler("a");
+    assertTrue(refresh.known());
+    assertTrue(refresh.token() > 0);
+    clock.advance(Duration.ofMillis(1));
+    HttpResponse<byte[]> a = site.get("/a/1");
+    assertEquals("MISS", xcache(a), "a's page was condemned and rebuilt by this request");
+    assertTrue(Http.text(a).contains("call 2"));
+    assertEquals("HIT", xcache(site.get("/a/1")));
+    assertEquals("HIT", xcache(site.get("/b/1")));
+    assertEquals(1, site.calls("b"));
+    assertEquals(0, memcached.text(0).statLong("cmd_flush"));
+  }
+
+  @Test
+  void refreshOfAnUnknownHandlerIsHarmlessAndSaysSo() {
+    site().handler("a", SiteServlets.page(), "/a/*").start();
+    PageCache.Refresh r = site.cache.refreshHandler("never-seen");
+    assertFalse(r.known());
+  }
+
+  @Test
+  void aStalePageIsServedWhileExactlyOneRequestRebuildsIt() throws Exception {
+    SiteServlets.Handler h = SiteServlets.page();
+    site().handler("hot", h, "/hot").start();
+    String original = Http.text(site.get("/hot"));
+    site.cache.refreshHandler("hot");
+    assertStampedeServedStale(h, original);
+
+    // and again when the TTL runs out instead of a refresh
+    String rebuilt = Http.text(site.get("/hot"));
+    clock.advance(Duration.ofSeconds(61));
+    h.calls.set(0);
+    assertStampedeServedStale(h, rebuilt);
+  }
+
+  /** 200 concurrent requests while the one rebuild is held at a gate: 199 get the stale page at once. */
+  private void assertStampedeServedStale(SiteServlets.Handler h, String staleBody) throws Exception {
+    int before = h.calls.get();
+    CountDownLatch gate = new CountDownLatch(1);
+    h.gate.set(gate);
+    int n = 200;
+    ExecutorService pool = Executors.newFixedThreadPool(50);
+    try {
+      List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        futures.add(pool.submit(() -> site.get("/hot")));
+      }
+      // Every request except the rebuilder completes while the rebuild is still held at the gate.
+      int done = 0;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      List<HttpResponse<byte[]>> stale = new ArrayList<>();
+      while (done < n - 1 && System.nanoTime() < deadline) {
+        done = 0;
+        for (Future<HttpResponse<byte[]>> f : futures) {
+          if (f.isDone()) {
+            done++;
+          }
+        }
+        Thread.sleep(5);
+      }
+      assertEquals(n - 1, done, "all but the rebuilder answered without waiting for the build");
+      for (Future<HttpResponse<byte[]>> f : futures) {
+        if (f.isDone()) {
+          stale.add(f.get());
+        }
+      }
+      gate.countDown();
+      for (Future<HttpResponse<byte[]>> f : futures) {
+        HttpResponse<byte[]> r = f.get(60, TimeUnit.SECONDS);
+        assertEquals(200, r.statusCode());
+      }
+      assertEquals(before + 1, h.calls.get(), "the handler ran exactly once");
+      for (HttpResponse<byte[]> r : stale) {
+        assertEquals("STALE", xcache(r));
+        assertEquals(staleBody, Http.text(r));
+      }
+    } finally {
+      h.gate.set(null);
+      gate.countDown();
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aColdStampedeRunsTheHandlerOnceAndEveryoneGetsThePage() throws Exception {
+    SiteServlets.Handler h = SiteServlets.page();
+    site().handler("cold", h, "/cold").start();
+    CountDownLatch gate = new CountDownLatch(1);
+    h.gate.set(gate);
+    int n = 200;
+    ExecutorService pool = Executors.newFixedThreadPool(50);
+    try {
+      List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        futures.add(pool.submit(() -> site.get("/cold")));
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (h.calls.get() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertEquals(1, h.calls.get(), "one request builds");
+      gate.countDown();
+      Map<String, AtomicInteger> labels = new ConcurrentHashMap<>();
+      for (Future<HttpResponse<byte[]>> f : futures) {
+        HttpResponse<byte[]> r = f.get(60, TimeUnit.SECONDS);
+        assertEquals(200, r.statusCode());
+        assertTrue(Http.text(r).contains("page /cold"));
+        labels.computeIfAbsent(xcache(r), k -> new AtomicInteger()).incrementAndGet();
+      }
+      assertEquals(1, h.calls.get(), "the handler ran exactly once: " + labels);
+    } finally {
+      gate.countDown();
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aFailingBuildReleasesTheLockAndKeepsServingTheOldPage() {
+    SiteServlets.Handler h = SiteServlets.page();
+    site().handler("fragile", h, "/fragile").start();
+    String original = Http.text(site.get("/fragile"));
+    site.cache.refreshHandler("fragile");
+    h.failure.set(new IllegalStateException("database down"));
+    HttpResponse<byte[]> failed = site.get("/fragile");
+    assertEquals(200, failed.statusCode());
+    assertEquals("STALE", xcache(failed));
+    assertTrue(failed.headers().firstValue("Cache-Status").orElse("").contains("stale-if-error"));
+    assertEquals(original, Http.text(failed));
+    String lock = site.cache.lock.key(site.pageKey("fragile", "/fragile", null));
+    assertNull(memcached.text(0).getBytes(lock), "lock released");
+    h.failure.set(null);
+    HttpResponse<byte[]> retried = site.get("/fragile");
+    assertEquals("MISS", xcache(retried));
+    assertTrue(Http.text(retried).contains("call 3"));
+  }
+
+  @Test
+  void aBuildAnswering5xxKeepsTheOldPageToo() {
+    SiteServlets.Handler h = SiteServlets.page();
+    site().handler("flaky", h, "/flaky").start();
+    String original = Http.text(site.get("/flaky"));
+    clock.advance(Duration.ofSeconds(61));
+    h.status.set(503);
+    HttpResponse<byte[]> r = site.get("/flaky");
+    assertEquals(200, r.statusCode());
+    assertEquals(original, Http.text(r));
+  }
+
+  @Test
+  void aLostTokenDoesNotBringOldContentBack() {
+    site().handler("t", SiteServlets.page(), "/t").start();
+    site.get("/t");
+    site.cache.refreshHandler("t");
+    memcached.text(0).delete(site.cache.tokens.key("t"));
+    HttpResponse<byte[]> r = site.get("/t");
+    assertEquals("MISS", xcache(r), "the JVM remembers the token");
+    assertTrue(Http.text(r).contains("call 2"));
+    assertNotNull(memcached.text(0).getBytes(site.cache.tokens.key("t")), "and puts it back");
+  }
+
+  @Test
+  void aTagInvalidationReachesPagesOfTwoHandlers() {
+    SiteServlets.Handler article = SiteServlets.of((req, res, call) -> {
+      PageCache.tag(req, "article:42");
+      res.getWriter().print("article call " + call);
+    });
+    SiteServlets.Handler list = SiteServlets.of((req, res, call) -> {
+      res.setHeader("X-Cache-Tags", "article:42, section:sport");
+      res.getWriter().print("list call " + call);
+    });
+    site().set("tag.cache", "1ms").handler("article", article, "/article/*").handler("list", list, "/list")
+        .handler("other", SiteServlets.page(), "/other").start();
+    site.get("/article/42");
+    HttpResponse<byte[]> l = site.get("/list");
+    assertFalse(l.headers().firstValue("X-Cache-Tags").isPresent(), "tag header stripped");
+    site.get("/other");
+    assertEquals("HIT", xcache(site.get("/article/42")));
+    assertEquals("HIT", xcache(site.get("/list")));
+    clock.advance(Duration.ofMillis(5));
+    site.cache.invalidateTag("article:42");
+    clock.advance(Duration.ofMillis(5));
+    HttpResponse<byte[]> a2 = site.get("/article/42");
+    HttpResponse<byte[]> l2 = site.get("/list");
+    assertEquals("MISS", xcache(a2));
+    assertEquals("MISS", xcache(l2));
+    assertEquals("HIT", xcache(site.get("/other")));
+    assertEquals("HIT", xcache(site.get("/article/42")));
+  }
+
+  @Test
+  void aHundredRefreshesLeaveNoGarbageKeys() {
+    site().handler("r", SiteServlets.page(), "/r/*").start();
+    for (int i = 0; i < 5; i++) {
+      site.get("/r/" + i);
+    }
+    long before = memcached.text(0).statLong("curr_items");
+    for (int i = 0; i < 100; i++) {
+      site.cache.refreshHandler("r");
+      clock.advance(Duration.ofMillis(1));
+      for (int p = 0; p < 5; p++) {
+        site.get("/r/" + p);
+      }
+    }
+    long after = memcached.text(0).statLong("curr_items");
+    assertTrue(after <= before + 1, "curr_items " + before + " -> " + after);
+    assertEquals(0, memcached.text(0).statLong("cmd_flush"));
+  }
+
+  @Test
+  void aRebuildRightAfterARefreshIsToldToReadFromThePrimary() {
+    AtomicInteger seen = new AtomicInteger(-1);
+    site().handler("fresh", SiteServlets.of((req, res, call) -> {
+      Object ago = req.getAttribute(PageCache.INVALIDATED_AGO_ATTRIBUTE);
+      seen.set(ago == null ? -1 : ((Long) ago).intValue());
+      res.getWriter().print("call " + call);
+    }), "/fresh").start();
+    site.get("/fresh");
+    assertEquals(-1, seen.get());
+    site.cache.refreshHandler("fresh");
+    clock.advance(Duration.ofMillis(1200));
+    site.get("/fresh");
+    assertEquals(1200, seen.get());
+    site.cache.refreshHandler("fresh");
+    clock.advance(Duration.ofSeconds(6));
+    site.get("/fresh");
+    assertEquals(-1, seen.get(), "older than replica.lag: no hint");
+  }
+
+  @Test
+  void concurrentRefreshesNeverMoveTheTokenBackwards() throws Exception {
+    site().handler("c", SiteServlets.page(), "/c").start();
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<Long>> tokens = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        tokens.add(pool.submit(() -> site.cache.refreshHandler("c").token()));
+      }
+      java.util.Set<Long> distinct = new java.util.HashSet<>();
+      long max = 0;
+      for (Future<Long> f : tokens) {
+        long t = f.get(30, TimeUnit.SECONDS);
+        distinct.add(t);
+        max = Math.max(max, t);
+      }
+      assertEquals(40, distinct.size(), "every refresh wrote its own, higher token");
+      String stored = memcached.text(0).get(site.cache.tokens.key("c")).trim();
+      assertEquals(max, Long.parseLong(stored));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,478 @@
+package org.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.testing.Http;
+import org.pagecache.testing.MemcachedExtension;
+
+/** The filter through real HTTP on embedded Jetty with a real memcached: what a page cache must do. */
+class PageCacheFilterTest {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(1);
+
+  private CachedSite site;
+
+  @AfterEach
+  void stop() {
+    if (site != null) {
+      site.close();
+    }
+  }
+
+  private CachedSite site() {
+    site = new CachedSite(memcached.servers());
+    return site;
+  }
+
+  private static String xcache(HttpResponse<?> r) {
+    return r.headers().firstValue("X-Cache").orElse(null);
+  }
+
+  @Test
+  void missThenHitRunsTheHandlerOnce() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    HttpResponse<byte[]> first = site.get("/page/a");
+    HttpResponse<byte[]> second = site.get("/page/a");
+    assertEquals(200, first.statusCode());
+    assertEquals("MISS", xcache(first));
+    assertEquals("HIT", xcache(second));
+    assertEquals(Http.text(first), Http.text(second));
+    assertEquals(1, site.calls("page"));
+    assertTrue(second.headers().firstValue("Cache-Status").orElse("").startsWith("PageCache; hit"));
+    assertTrue(second.headers().firstValue("Age").isPresent());
+    assertTrue(second.headers().firstValue("Content-Type").orElse("").startsWith("text/html"));
+  }
+
+  @Test
+  void aHitCostsExactlyOneRoundTrip() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    site.get("/page/rt");
+    long before = site.cache.store().roundTrips();
+    assertEquals("HIT", xcache(site.get("/page/rt")));
+    assertEquals(1, site.cache.store().roundTrips() - before);
+  }
+
+  @Test
+  void queryParameterOrderDoesNotMatter() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    site.get("/page/q?a=1&b=2");
+    HttpResponse<byte[]> swapped = site.get("/page/q?b=2&a=1");
+    assertEquals("HIT", xcache(swapped));
+    assertEquals(1, site.calls("page"));
+    assertEquals("MISS", xcache(site.get("/page/q?a=1&b=3")));
+  }
+
+  @Test
+  void headIsServedFromTheGetEntry() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    HttpResponse<byte[]> get = site.get("/page/h");
+    HttpResponse<byte[]> head = Http.head(site.uri("/page/h"));
+    assertEquals("HIT", xcache(head));
+    assertEquals(0, head.body().length);
+    assertEquals(String.valueOf(get.body().length), head.headers().firstValue("Content-Length").orElse(null));
+    assertEquals(1, site.calls("page"));
+  }
+
+  @Test
+  void headFirstStoresAFullPageForLaterGets() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    HttpResponse<byte[]> head = Http.head(site.uri("/page/hf"));
+    assertEquals(0, head.body().length);
+    HttpResponse<byte[]> get = site.get("/page/hf");
+    assertEquals("HIT", xcache(get));
+    assertTrue(Http.text(get).contains("page /page/hf"));
+    assertEquals(1, site.calls("page"));
+  }
+
+  @Test
+  void ifNoneMatchGives304WithoutBody() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    HttpResponse<byte[]> first = site.get("/page/etag");
+    String etag = first.headers().firstValue("ETag").orElseThrow();
+    assertTrue(etag.startsWith("\"") && etag.endsWith("\""), "strong ETag: " + etag);
+    HttpResponse<byte[]> conditional = site.get("/page/etag", "If-None-Match", etag);
+    assertEquals(304, conditional.statusCode());
+    assertEquals(0, conditional.body().length);
+    assertEquals(etag, conditional.headers().firstValue("ETag").orElse(null));
+    assertEquals(200, site.get("/page/etag", "If-None-Match", "\"other\"").statusCode());
+    assertEquals(1, site.calls("page"));
+  }
+
+  @Test
+  void gzipAndIdentityClientsBothGetTheRightBody() throws IOException {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    String identity = Http.text(site.get("/page/gz"));
+    HttpResponse<byte[]> gz = site.get("/page/gz", "Accept-Encoding", "gzip");
+    assertEquals("gzip", gz.headers().firstValue("Content-Encoding").orElse(null));
+    assertTrue(gz.headers().firstValue("Vary").orElse("").contains("Accept-Encoding"));
+    byte[] inflated = new GZIPInputStream(new ByteArrayInputStream(gz.body())).readAllBytes();
+    assertEquals(identity, new String(inflated, StandardCharsets.UTF_8));
+    HttpResponse<byte[]> plain = site.get("/page/gz", "Accept-Encoding", "gzip;q=0, identity");
+    assertFalse(plain.headers().firstValue("Content-Encoding").isPresent());
+    assertEquals(identity, Http.text(plain));
+    assertTrue(plain.headers().firstValue("Vary").orElse("").contains("Accept-Encoding"));
+    assertFalse(gz.headers().firstValue("ETag").equals(plain.headers().firstValue("ETag")),
+        "two representations, two strong ETags");
+    assertEquals(1, site.calls("page"));
+  }
+
+  @Test
+  void writerWithANonUtf8CharsetRoundTripsByteExact() {
+    String text = "Привет, мир: цена 100 ₽? no, just windows-1251 text";
+    String safe = text.replace("₽", "");
+    Charset cp1251 = Charset.forName("windows-1251");
+    site().handler("cp", SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/plain;charset=windows-1251");
+      res.getWriter().print(safe);
+    }), "/cp").start();
+    HttpResponse<byte[]> miss = site.get("/cp");
+    HttpResponse<byte[]> hit = site.get("/cp");
+    assertArrayEquals(safe.getBytes(cp1251), miss.body());
+    assertArrayEquals(safe.getBytes(cp1251), hit.body());
+    assertEquals("HIT", xcache(hit));
+    assertTrue(hit.headers().firstValue("Content-Type").orElse("").toLowerCase().contains("charset=windows-1251"));
+  }
+
+  @Test
+  void contentTypeIsReadAtTheEndNotAtGetWriter() {
+    site().handler("late", SiteServlets.of((req, res, call) -> {
+      res.setCharacterEncoding("UTF-8");
+      res.getWriter().print("{\"late\":true}");
+      res.setContentType("application/json");
+    }), "/late").start();
+    site.get("/late");
+    HttpResponse<byte[]> hit = site.get("/late");
+    assertEquals("HIT", xcache(hit));
+    assertEquals("application/json;charset=utf-8", hit.headers().firstValue("Content-Type").orElse("").toLowerCase());
+    assertEquals("{\"late\":true}", Http.text(hit));
+  }
+
+  @Test
+  void everyKindOfHeaderIsCaptured() {
+    site().handler("hdr", SiteServlets.of((req, res, call) -> {
+      res.setDateHeader("Last-Modified", 0);
+      res.setIntHeader("X-Int", 42);
+      res.addHeader("X-Multi", "one");
+      res.addHeader("X-Multi", "two");
+      res.setHeader("Date", "should not be stored");
+      res.getWriter().print("h");
+    }), "/hdr").start();
+    site.get("/hdr");
+    HttpResponse<byte[]> hit = site.get("/hdr");
+    assertEquals("HIT", xcache(hit));
+    assertEquals("Thu, 1 Jan 1970 00:00:00 GMT", hit.headers().firstValue("Last-Modified").orElse(null));
+    assertEquals("42", hit.headers().firstValue("X-Int").orElse(null));
+    assertEquals(java.util.List.of("one", "two"), hit.headers().allValues("X-Multi"));
+    assertFalse(hit.headers().firstValue("Date").orElse("").contains("should not"));
+  }
+
+  @Test
+  void resetAndResetBufferClearWhatWasCaptured() {
+    site().handler("reset", SiteServlets.of((req, res, call) -> {
+      res.setHeader("X-Junk", "1");
+      res.getWriter().print("junk");
+      res.reset();
+      res.setContentType("text/plain");
+      res.getWriter().print("junk2");
+      res.resetBuffer();
+      res.getWriter().print("clean");
+    }), "/reset").start();
+    HttpResponse<byte[]> miss = site.get("/reset");
+    HttpResponse<byte[]> hit = site.get("/reset");
+    assertEquals("clean", Http.text(miss));
+    assertEquals("clean", Http.text(hit));
+    assertFalse(hit.headers().firstValue("X-Junk").isPresent());
+  }
+
+  @Test
+  void permanentRedirectsAreCachedAndTemporaryOnesAreNot() {
+    site().handler("moved", SiteServlets.of((req, res, call) -> {
+      res.setStatus(301);
+      res.setHeader("Location", "/page/new");
+    }), "/moved").handler("found", SiteServlets.of((req, res, call) -> res.sendRedirect("/page/new")), "/found")
+        .start();
+    site.get("/moved");
+    HttpResponse<byte[]> hit = site.get("/moved");
+    assertEquals(301, hit.statusCode());
+    assertEquals("HIT", xcache(hit));
+    assertTrue(hit.headers().firstValue("Location").orElse("").endsWith("/page/new"));
+    site.get("/found");
+    HttpResponse<byte[]> again = site.get("/found");
+    assertEquals(302, again.statusCode());
+    assertEquals("BYPASS", xcache(again));
+    assertEquals(2, site.calls("found"));
+  }
+
+  @Test
+  void sendErrorIsNotCachedUnlessThePolicyListsTheStatus() {
+    site().set("policies", "missing404: statuses=200|404")
+        .handler("missing", SiteServlets.of((req, res, call) -> res.sendError(404, "no such page")), "/missing")
+        .handler("missing404", SiteServlets.of((req, res, call) -> res.sendError(404, "gone <b>")), "/missing404")
+        .start();
+    assertEquals(404, site.get("/missing").statusCode());
+    HttpResponse<byte[]> again = site.get("/missing");
+    assertEquals(404, again.statusCode());
+    assertEquals(2, site.calls("missing"));
+    site.get("/missing404");
+    HttpResponse<byte[]> cached = site.get("/missing404");
+    assertEquals(404, cached.statusCode());
+    assertEquals("HIT", xcache(cached));
+    assertTrue(Http.text(cached).contains("gone &lt;b&gt;"));
+    assertEquals(1, site.calls("missing404"));
+  }
+
+  @Test
+  void rangeRequestsGetTheFullPage() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    HttpResponse<byte[]> ranged = site.get("/page/range", "Range", "bytes=0-3");
+    assertEquals(200, ranged.statusCode());
+    assertTrue(Http.text(ranged).startsWith("<html>"));
+    assertTrue(ranged.body().length > 4);
+    HttpResponse<byte[]> ranged2 = site.get("/page/range", "Range", "bytes=0-3");
+    assertEquals(200, ranged2.statusCode());
+    assertEquals(Http.text(ranged), Http.text(ranged2));
+  }
+
+  @Test
+  void aClientNoCacheDoesNotBypassOrRebuild() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    site.get("/page/reload");
+    HttpResponse<byte[]> reload = site.get("/page/reload", "Cache-Control", "no-cache", "Pragma", "no-cache");
+    assertEquals("HIT", xcache(reload));
+    assertEquals(1, site.calls("page"));
+  }
+
+  // ---- bypass rules ----
+
+  @Test
+  void responsesThatSetACookieAreNeverCachedNorLeaked() {
+    site().handler("cookie", SiteServlets.cookie(), "/cookie").start();
+    HttpResponse<byte[]> alice = site.get("/cookie");
+    HttpResponse<byte[]> bob = site.get("/cookie");
+    assertEquals("BYPASS", xcache(alice));
+    assertEquals("BYPASS", xcache(bob));
+    assertTrue(alice.headers().firstValue("Set-Cookie").orElse("").contains("secret-1"));
+    assertTrue(bob.headers().firstValue("Set-Cookie").orElse("").contains("secret-2"));
+    assertFalse(Http.text(bob).contains("user 1"), "Bob must never see Alice's page");
+    assertEquals(2, site.calls("cookie"));
+  }
+
+  @Test
+  void aSetCookieHeaderIsAsUncacheableAsAddCookie() {
+    site().handler("sc", SiteServlets.header("Set-Cookie", "a=b"), "/sc").start();
+    site.get("/sc");
+    assertEquals("BYPASS", xcache(site.get("/sc")));
+    assertEquals(2, site.calls("sc"));
+  }
+
+  @Test
+  void privateNoStoreAndVaryStarAreNotCached() {
+    site().handler("private", SiteServlets.header("Cache-Control", "private, max-age=60"), "/private")
+        .handler("nostore", SiteServlets.header("Cache-Control", "no-store"), "/nostore")
+        .handler("varystar", SiteServlets.header("Vary", "*"), "/varystar")
+        .start();
+    for (String path : new String[] {"/private", "/nostore", "/varystar"}) {
+      site.get(path);
+      HttpResponse<byte[]> second = site.get(path);
+      assertEquals("BYPASS", xcache(second), path);
+      assertEquals(2, site.calls(path.substring(1)), path);
+    }
+  }
+
+  @Test
+  void requestsWithAuthorizationOrASessionBypassUnlessThePolicyAllows() {
+    site().set("policies", "open: authorized=allow")
+        .handler("page", SiteServlets.page(), "/page/*")
+        .handler("open", SiteServlets.page(), "/open/*").start();
+    site.get("/page/auth", "Authorization", "Basic dTpw");
+    assertEquals("BYPASS", xcache(site.get("/page/auth", "Authorization", "Basic dTpw")));
+    assertEquals(2, site.calls("page"));
+    assertEquals("BYPASS", xcache(site.get("/page/sess", "Cookie", "JSESSIONID=abc")));
+    site.get("/open/auth", "Authorization", "Basic dTpw");
+    assertEquals("HIT", xcache(site.get("/open/auth", "Authorization", "Basic dTpw")));
+  }
+
+  @Test
+  void uncacheableStatusesAreNotCached() {
+    SiteServlets.Handler h = SiteServlets.page();
+    h.status.set(500);
+    site().handler("broken", h, "/broken").start();
+    assertEquals(500, site.get("/broken").statusCode());
+    assertEquals(500, site.get("/broken").statusCode());
+    assertEquals(2, site.calls("broken"));
+  }
+
+  @Test
+  void aBodyLargerThanTheMaximumIsStreamedWholeAndNotCached() {
+    int size = 2 * 1024 * 1024;
+    site().handler("big", SiteServlets.bytes(size), "/big").start();
+    HttpResponse<byte[]> first = site.get("/big");
+    assertEquals(200, first.statusCode());
+    assertEquals(size, first.body().length);
+    assertEquals((byte) (8191 * 31 + 1), first.body()[8191]);
+    HttpResponse<byte[]> second = site.get("/big");
+    assertEquals(size, second.body().length);
+    assertEquals("BYPASS", xcache(second));
+    assertEquals(2, site.calls("big"));
+  }
+
+  @Test
+  void flushingABodyThatFitsStillCachesIt() {
+    site().handler("flushy", SiteServlets.bytes(20_000), "/flushy").start();
+    HttpResponse<byte[]> first = site.get("/flushy");
+    HttpResponse<byte[]> second = site.get("/flushy");
+    assertEquals(20_000, first.body().length);
+    assertArrayEquals(first.body(), second.body());
+    assertEquals("HIT", xcache(second));
+  }
+
+  @Test
+  void anAsyncServletPassesThroughCorrectly() {
+    site().handler("async", SiteServlets.async(), "/async").start();
+    site.context().getServletHandler().getServlet("async").setAsyncSupported(true);
+    HttpResponse<byte[]> first = site.get("/async");
+    HttpResponse<byte[]> second = site.get("/async");
+    assertEquals(200, first.statusCode());
+    assertEquals("async call 1", Http.text(first));
+    assertEquals("async call 2", Http.text(second));
+  }
+
+  @Test
+  void aForwardThroughTheFilterAgainIsCapturedOnce() {
+    site().alsoOnForward()
+        .handler("front", SiteServlets.of((req, res, call) ->
+            req.getRequestDispatcher("/page/inner").forward(req, res)), "/front")
+        .handler("page", SiteServlets.page(), "/page/*").start();
+    HttpResponse<byte[]> first = site.get("/front");
+    HttpResponse<byte[]> second = site.get("/front");
+    assertTrue(Http.text(first).contains("page /page/inner"), Http.text(first));
+    assertEquals(Http.text(first), Http.text(second));
+    assertEquals("HIT", xcache(second));
+    assertEquals(1, site.calls("page"));
+  }
+
+  @Test
+  void aPageVaryingOnARequestHeaderIsKeptPerValue() {
+    site().handler("lang", SiteServlets.of((req, res, call) -> {
+      res.setHeader("Vary", "Accept-Language");
+      res.setContentType("text/plain");
+      res.getWriter().print("lang=" + req.getHeader("Accept-Language"));
+    }), "/lang").start();
+    assertEquals("lang=de", Http.text(site.get("/lang", "Accept-Language", "de")));
+    assertEquals("lang=fr", Http.text(site.get("/lang", "Accept-Language", "fr")));
+    HttpResponse<byte[]> de = site.get("/lang", "Accept-Language", "de");
+    HttpResponse<byte[]> fr = site.get("/lang", "Accept-Language", "fr");
+    assertEquals("lang=de", Http.text(de));
+    assertEquals("lang=fr", Http.text(fr));
+    assertEquals("HIT", xcache(fr));
+  }
+
+  // ---- hostile input ----
+
+  @Test
+  void aHugeQueryStringIsServedAndCachedUnderAValidKey() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    String query = "q=" + "x".repeat(10_000);
+    assertEquals(200, site.get("/page/long?" + query).statusCode());
+    assertEquals("HIT", xcache(site.get("/page/long?" + query)));
+    assertEquals(1, site.calls("page"));
+  }
+
+  @Test
+  void controlCharactersAndNonAsciiInThePathAreServedAndCached() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    // Jetty itself answers 400 to %00 in a path, before any filter; NUL is tried in the query instead.
+    for (String path : new String[] {"/page/a%01b%0Ac%0D%7Fd%20e", "/page/q?x=%00%0A%0D&y=%01",
+        "/page/%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82", "/page/caf%C3%A9 x"}) {
+      String encoded = path.replace(" ", "%20");
+      assertEquals(200, site.get(encoded).statusCode(), path);
+      assertEquals("HIT", xcache(site.get(encoded)), path);
+    }
+    String raw = Http.raw(site.jetty.port(), ("GET /page/\u00e9t\u00e9 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .getBytes(StandardCharsets.UTF_8));
+    assertTrue(raw.startsWith("HTTP/1.1 200") || raw.startsWith("HTTP/1.1 400"), raw.lines().findFirst().orElse(""));
+  }
+
+  @Test
+  void garbageUnderAPageKeyIsAMissAndTheEntryIsRepaired() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    site.get("/page/garbage");
+    String key = site.pageKey("page", "/page/garbage", null);
+    memcached.text(0).setRaw(key, "not a page at all \u0000\u00ff".getBytes(StandardCharsets.ISO_8859_1), 0, 60);
+    HttpResponse<byte[]> repaired = site.get("/page/garbage");
+    assertEquals(200, repaired.statusCode());
+    assertEquals("MISS", xcache(repaired));
+    assertTrue(Http.text(repaired).contains("call 2"));
+    assertEquals("HIT", xcache(site.get("/page/garbage")));
+  }
+
+  @Test
+  void anUncacheablePageIsRememberedSoNobodyWaitsOnIt() {
+    site().handler("cookie", SiteServlets.cookie(), "/cookie").start();
+    site.get("/cookie");
+    String key = site.pageKey("cookie", "/cookie", null);
+    assertNotNull(memcached.text(0).getBytes(key), "a small marker entry is stored");
+    HttpResponse<byte[]> second = site.get("/cookie");
+    assertTrue(second.headers().firstValue("Cache-Status").orElse("").contains("set-cookie"));
+  }
+
+  // ---- memcached failures ----
+
+  @Test
+  void whenMemcachedDiesEveryRequestIsStillServedAndCachingResumesAfterItReturns() throws Exception {
+    site().set("retry.interval", "200ms").handler("page", SiteServlets.page(), "/page/*").start();
+    site.get("/page/down");
+    memcached.node(0).stop();
+    try {
+      for (int i = 0; i < 20; i++) {
+        HttpResponse<byte[]> r = site.get("/page/down");
+        assertEquals(200, r.statusCode());
+        assertTrue(Http.text(r).contains("page /page/down"));
+      }
+      assertTrue(site.calls("page") >= 20, "served by the handler while memcached is down");
+    } finally {
+      memcached.node(0).start();
+    }
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    boolean hit = false;
+    while (!hit && System.nanoTime() < deadline) {
+      site.get("/page/down");
+      hit = "HIT".equals(xcache(site.get("/page/down")));
+      if (!hit) {
+        Thread.sleep(100); // polling with a deadline for xmemcached to reconnect
+      }
+    }
+    assertTrue(hit, "caching resumed after memcached came back");
+  }
+
+  @Test
+  void badConfigurationFailsAtStartNamingTheParameter() {
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> PageCacheConfig.builder().ignoreEnvironment().set("ttl", "5 minutes").set("lock.wait", "x").build());
+    assertTrue(e.getMessage().contains("ttl: '5 minutes' is not a duration"), e.getMessage());
+    assertTrue(e.getMessage().contains("lock.wait: 'x'"), e.getMessage());
+  }
+
+  @Test
+  void nonGetRequestsPassThroughUntouched() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    HttpResponse<byte[]> post = Http.post(site.uri("/page/p"), "x");
+    assertNull(post.headers().firstValue("X-Cache").orElse(null));
+    assertEquals(HttpServletResponse.SC_METHOD_NOT_ALLOWED, post.statusCode());
+  }
+}

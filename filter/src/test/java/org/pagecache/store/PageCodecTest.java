@@ -1,0 +1,64 @@
+package org.pagecache.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.pagecache.store.CachedPage.Header;
+import org.pagecache.store.CachedPage.TagVersion;
+
+class PageCodecTest {
+  private final PageCodec codec = new PageCodec();
+
+  static CachedPage sample() {
+    return new CachedPage(200, List.of(new Header("Content-Type", "text/html;charset=UTF-8"), new Header("X-A", "b")),
+        "<html>héllo</html>".getBytes(StandardCharsets.UTF_8), false, "etag123", 10, 20, 3, 4,
+        List.of(new TagVersion("article:1", 99)), List.of("article:1"), true,
+        List.of(new Header("accept-language", "de")), null);
+  }
+
+  @Test
+  void roundTripsEveryField() {
+    CachedPage p = sample();
+    CachedPage back = codec.decode("k", codec.encode(p));
+    assertEquals(p.status(), back.status());
+    assertEquals(p.headers(), back.headers());
+    assertArrayEquals(p.body(), back.body());
+    assertEquals(p.etag(), back.etag());
+    assertEquals(p.builtAtMillis(), back.builtAtMillis());
+    assertEquals(p.freshUntilMillis(), back.freshUntilMillis());
+    assertEquals(p.buildMillis(), back.buildMillis());
+    assertEquals(p.token(), back.token());
+    assertEquals(p.tags(), back.tags());
+    assertEquals(p.viewKeys(), back.viewKeys());
+    assertEquals(p.placeholders(), back.placeholders());
+    assertEquals(p.vary(), back.vary());
+    assertNull(back.uncacheableReason());
+    assertEquals("set-cookie", codec.decode("k", codec.encode(CachedPage.uncacheable("set-cookie", 1, 2))).uncacheableReason());
+  }
+
+  @Test
+  void garbageAndOtherFormatsDecodeToNull() {
+    assertNull(codec.decode("k", new byte[0]));
+    assertNull(codec.decode("k", "hello".getBytes(StandardCharsets.US_ASCII)));
+    byte[] good = codec.encode(sample());
+    byte[] otherVersion = good.clone();
+    otherVersion[0] = 99;
+    assertNull(codec.decode("k", otherVersion));
+    byte[] truncated = java.util.Arrays.copyOf(good, good.length / 2);
+    assertNull(codec.decode("k", truncated));
+    Random random = new Random(42);
+    for (int i = 0; i < 2000; i++) {
+      byte[] noise = new byte[random.nextInt(200)];
+      random.nextBytes(noise);
+      if (noise.length > 0) {
+        noise[0] = PageCodec.FORMAT_VERSION;
+      }
+      codec.decode("k", noise); // must not throw, whatever it returns
+    }
+  }
+}

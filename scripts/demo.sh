@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds and runs the demo site on http://localhost:8080 (PORT=... to change).
+# Uses memcached on 127.0.0.1:11211: installs and starts it when it can; otherwise the demo runs on
+# the in-process store and says so. PAGECACHE_MEMCACHED_SERVERS overrides all of this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+PORT=${PORT:-8080}
+
+memcached_up() { (exec 3<>/dev/tcp/127.0.0.1/11211) 2>/dev/null; }
+
+if [ -z "${PAGECACHE_MEMCACHED_SERVERS+x}" ]; then
+  if ! memcached_up; then
+    if ensure_package memcached memcached; then
+      (memcached -d -l 127.0.0.1 -p 11211 -m 64 -u "$(id -un)" 2>/dev/null || as_root memcached -d -l 127.0.0.1 -p 11211 -m 64 -u memcache) || true
+      for _ in $(seq 1 50); do memcached_up && break; sleep 0.1; done
+    fi
+  fi
+  if memcached_up; then
+    export PAGECACHE_MEMCACHED_SERVERS=127.0.0.1:11211
+    echo "==> using memcached on 127.0.0.1:11211"
+  else
+    export PAGECACHE_MEMCACHED_SERVERS=
+    echo "==> memcached is not available: the demo uses the in-process store (single JVM only)"
+  fi
+fi
+export PAGECACHE_ADMIN_TOKEN=${PAGECACHE_ADMIN_TOKEN:-demo-token}
+
+mvn -B -q -DskipTests package
+mvn -B -q -pl webapp-demo dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/demo.classpath >/dev/null
+echo "==> PageCache demo: http://localhost:$PORT/ (admin token: $PAGECACHE_ADMIN_TOKEN)"
+exec java -Dkryo.unsafe=false -cp "webapp-demo/target/test-classes:$(cat webapp-demo/target/demo.classpath)" \
+  org.pagecache.demo.DemoServer "$PORT" webapp-demo/target/pagecache-demo.war

@@ -1,0 +1,22 @@
+# Shared by the scripts: install Debian packages when missing, if we can.
+
+# as_root CMD...: runs CMD as root (directly, or through sudo without a password); fails otherwise.
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo "$@"
+  else return 1
+  fi
+}
+
+apt_updated=""
+# ensure_package BINARY PACKAGE: installs PACKAGE from Debian's packages when BINARY is missing.
+ensure_package() {
+  local binary=$1 package=$2
+  if command -v "$binary" >/dev/null 2>&1 || [ -x "/usr/bin/$binary" ]; then return 0; fi
+  echo "==> $binary not found: installing Debian package $package"
+  if [ -z "$apt_updated" ]; then
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq || return 1
+    apt_updated=yes
+  fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >/dev/null || return 1
+}
