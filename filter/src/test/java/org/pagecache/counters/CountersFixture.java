@@ -8,6 +8,7 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.pagecache.key.Namespace;
 import org.pagecache.store.Store;
+import org.pagecache.testing.MutableClock;
 
 /**
  * What every counters test needs: a backend (in-process or real memcached), a clock the test
@@ -19,7 +20,7 @@ abstract class CountersFixture {
   private static final AtomicInteger NAMESPACES = new AtomicInteger();
 
   /** 2030-01-01T00:00:00Z: a whole minute, so bucket and window boundaries are easy to reason about. */
-  final ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
+  final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
   final Namespace namespace = new Namespace("t" + ProcessHandle.current().pid() + "x" + NAMESPACES.incrementAndGet());
   private final List<AutoCloseable> opened = new ArrayList<>();
 

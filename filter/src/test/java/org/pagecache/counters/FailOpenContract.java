@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.pagecache.testing.Eventually;
 
 /**
  * Memcached going away never reaches the caller: counting degrades to last known values and
@@ -62,7 +63,7 @@ abstract class FailOpenContract extends CountersFixture {
 
     backend().up();
 
-    Eventually.within(RECOVERY, "counting again", () -> {
+    Eventually.assertWithin(RECOVERY, "counting again", () -> {
       clock.advance(FailOpen.RETRY_AFTER);
       return counters.viewed("article:1") > 41;
     });
@@ -101,7 +102,7 @@ abstract class FailOpenContract extends CountersFixture {
 
     backend().up();
 
-    Eventually.within(RECOVERY, "the kept views sent", () -> {
+    Eventually.assertWithin(RECOVERY, "the kept views sent", () -> {
       clock.advance(FailOpen.RETRY_AFTER);
       counters.flushNow();
       return counters.views("article:1") == 16;

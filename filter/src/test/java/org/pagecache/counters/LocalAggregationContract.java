@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.pagecache.store.Store;
+import org.pagecache.testing.Eventually;
 
 /** Local aggregation: views summed per JVM, one {@code incr} per object per interval. */
 abstract class LocalAggregationContract extends CountersFixture {
@@ -75,7 +76,7 @@ abstract class LocalAggregationContract extends CountersFixture {
       pool.shutdownNow();
     }
 
-    Eventually.within(Duration.ofSeconds(5), "1000 views in memcached",
+    Eventually.assertWithin(Duration.ofSeconds(5), "1000 views in memcached",
         () -> direct.views("article:2") == 1100);
     long roundTrips = store.roundTrips() - before;
     assertTrue(roundTrips < 100, "round trips for 1000 views: " + roundTrips);

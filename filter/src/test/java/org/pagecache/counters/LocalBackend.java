@@ -3,14 +3,15 @@ package org.pagecache.counters;
 import java.time.Clock;
 import org.pagecache.store.LocalStore;
 import org.pagecache.store.Store;
+import org.pagecache.testing.MutableClock;
 
 /** One in-process store shared by all "frontends", expiring by a clock the test moves. */
 final class LocalBackend implements Backend {
-  private final ManualClock clock;
+  private final MutableClock clock;
   private final LocalStore shared;
   private volatile boolean down;
 
-  LocalBackend(ManualClock clock) {
+  LocalBackend(MutableClock clock) {
     this.clock = clock;
     this.shared = new LocalStore(clock, 64L * 1024 * 1024);
   }

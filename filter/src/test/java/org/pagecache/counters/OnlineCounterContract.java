@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.pagecache.store.Store;
+import org.pagecache.testing.Eventually;
 
 /**
  * The online counter, for every backend. Six buckets over a 10-second window make 2-second
@@ -141,8 +142,8 @@ abstract class OnlineCounterContract extends CountersFixture {
         .window(Duration.ofSeconds(1)).buckets(2).onlineCacheFor(Duration.ZERO).build()));
     visitors(counters, "live", 3);
 
-    Eventually.within(Duration.ofSeconds(5), "3 online", () -> counters.online() == 3);
-    Eventually.within(Duration.ofSeconds(5), "0 online", () -> counters.online() == 0);
+    Eventually.assertWithin(Duration.ofSeconds(5), "3 online", () -> counters.online() == 3);
+    Eventually.assertWithin(Duration.ofSeconds(5), "0 online", () -> counters.online() == 0);
   }
 
   private static void visitors(Counters counters, String prefix, int count) {

@@ -12,9 +12,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.pagecache.store.StoreException;
 import org.slf4j.Logger;
+import org.pagecache.testing.MutableClock;
 
 class OutageLogTest {
-  private final ManualClock clock = new ManualClock(Instant.parse("2030-01-01T00:00:00Z"));
+  private final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
   private final List<String> lines = new ArrayList<>();
 
   /** A logger that keeps "level message-pattern args" of each line. */

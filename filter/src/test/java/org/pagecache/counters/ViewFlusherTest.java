@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.pagecache.testing.Eventually;
 
 class ViewFlusherTest {
   /** Long enough that only the test flushes, unless it asks for the schedule. */
@@ -124,12 +125,12 @@ class ViewFlusherTest {
         }));
       }
       // Let the schedule flush, fail and flush again while views keep coming.
-      Eventually.within(Duration.ofSeconds(10), "two flushes", () -> sink.batches.size() >= 2);
+      Eventually.assertWithin(Duration.ofSeconds(10), "two flushes", () -> sink.batches.size() >= 2);
       sink.failing.set(true);
-      Eventually.within(Duration.ofSeconds(10), "refused flushes", () -> sink.refused.get() >= 2);
+      Eventually.assertWithin(Duration.ofSeconds(10), "refused flushes", () -> sink.refused.get() >= 2);
       sink.failing.set(false);
       int before = sink.batches.size();
-      Eventually.within(Duration.ofSeconds(10), "flushes after the failures", () -> sink.batches.size() >= before + 2);
+      Eventually.assertWithin(Duration.ofSeconds(10), "flushes after the failures", () -> sink.batches.size() >= before + 2);
       stop.set(true);
       long total = 0;
       for (Future<Long> f : counted) {
@@ -151,7 +152,7 @@ class ViewFlusherTest {
     try (ViewFlusher flusher = new ViewFlusher(sink, Duration.ofMillis(20), Clock.systemUTC())) {
       record(flusher, "article:1", 2);
 
-      Eventually.within(Duration.ofSeconds(5), "a scheduled flush", () -> !sink.batches.isEmpty());
+      Eventually.assertWithin(Duration.ofSeconds(5), "a scheduled flush", () -> !sink.batches.isEmpty());
       assertEquals(Map.of("article:1", 2L), sink.total());
     }
   }
