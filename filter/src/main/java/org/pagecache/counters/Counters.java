@@ -89,12 +89,13 @@ public final class Counters implements AutoCloseable {
     return onlineDisplay.get();
   }
 
-  /** Sends aggregated views to memcached and pending views to the sink now (tests, shutdown hooks). */
-  void flushNow() {
-    if (views instanceof LocalAggregation aggregation) {
-      aggregation.pushNow();
-    }
-    flusher.flushNow();
+  /**
+   * Sends aggregated views to memcached and pending views to the sink now, instead of at the
+   * next interval; true when both took everything. For tests.
+   */
+  boolean flushNow() {
+    boolean pushed = !(views instanceof LocalAggregation aggregation) || aggregation.pushNow();
+    return flusher.flushNow() && pushed;
   }
 
   public CountersSettings settings() {

@@ -22,16 +22,17 @@ import org.slf4j.LoggerFactory;
 final class FailOpen {
   static final Duration RETRY_AFTER = Duration.ofSeconds(1);
   private static final Logger LOG = LoggerFactory.getLogger(FailOpen.class);
-  private static final long UNEXPECTED_LOG_EVERY_MILLIS = 60_000;
+  private static final Duration UNEXPECTED_LOG_EVERY = Duration.ofMinutes(1);
 
-  private final Clock clock;
   private final OutageLog outage;
-  /** Epoch millis before which calls are skipped; 0 while memcached works. */
+  /**
+   * {@link System#nanoTime()} before which calls are skipped; 0 while memcached works. Real time,
+   * not the application's clock: how long a reconnect takes is a matter of the network.
+   */
   private final AtomicLong skipUntil = new AtomicLong();
   private final AtomicLong nextUnexpectedLog = new AtomicLong();
 
   FailOpen(String storeName, Clock clock) {
-    this.clock = clock;
     this.outage = new OutageLog(LOG, "memcached for counters (" + storeName + ")", clock);
   }
 
@@ -71,9 +72,9 @@ final class FailOpen {
     if (until == 0) {
       return true;
     }
-    long now = clock.millis();
+    long now = System.nanoTime();
     // Only the caller that moves the deadline probes; the others keep skipping.
-    return now >= until && skipUntil.compareAndSet(until, now + RETRY_AFTER.toMillis());
+    return now - until >= 0 && skipUntil.compareAndSet(until, nonZero(now + RETRY_AFTER.toNanos()));
   }
 
   void succeeded() {
@@ -84,15 +85,21 @@ final class FailOpen {
   }
 
   void failed(StoreException e) {
-    skipUntil.set(Math.max(1, clock.millis() + RETRY_AFTER.toMillis()));
+    skipUntil.set(nonZero(System.nanoTime() + RETRY_AFTER.toNanos()));
     outage.failed("views and online show last known values until it is back", e);
   }
 
   void unexpected(RuntimeException e) {
-    long now = clock.millis();
+    long now = System.nanoTime();
     long next = nextUnexpectedLog.get();
-    if (now >= next && nextUnexpectedLog.compareAndSet(next, now + UNEXPECTED_LOG_EVERY_MILLIS)) {
+    if ((next == 0 || now - next >= 0)
+        && nextUnexpectedLog.compareAndSet(next, nonZero(now + UNEXPECTED_LOG_EVERY.toNanos()))) {
       LOG.warn("counter call failed; showing the last known value (logged at most once a minute)", e);
     }
+  }
+
+  /** nanoTime may be 0 or negative; 0 is reserved for "no deadline". */
+  private static long nonZero(long nanos) {
+    return nanos == 0 ? 1 : nanos;
   }
 }
