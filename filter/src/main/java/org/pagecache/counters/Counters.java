@@ -55,7 +55,10 @@ public final class Counters implements AutoCloseable {
     return new Builder(store, namespace);
   }
 
-  /** Counts one view of {@code objectKey} (e.g. {@code article:42}); returns the new count, or the last known one, or -1. */
+  /**
+   * Counts one view of {@code objectKey} (e.g. {@code article:42}); returns the new count, or
+   * while memcached is away the last known one, or -1.
+   */
   public long viewed(String objectKey) {
     Objects.requireNonNull(objectKey, "objectKey");
     // The durable count first: it must not depend on memcached answering.

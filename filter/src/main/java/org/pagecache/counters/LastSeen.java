@@ -12,10 +12,16 @@ final class LastSeen {
   static final int CAPACITY = 100_000;
 
   /**
-   * @param trusted false when the value grew from a failed {@link CountSource#load} (a stand-in
-   *     0), so it must not be used to recreate the counter
+   * @param distrustUntilMillis 0 for a real count; otherwise the value grew from a failed
+   *     {@link CountSource#load} (a stand-in 0) whose key lives until about then, and it must not
+   *     restart a vanished counter
    */
-  record Seen(long value, long atMillis, boolean trusted) {}
+  record Seen(long value, long atMillis, long distrustUntilMillis) {
+    /** Whether the value may restart a vanished counter at {@code now}. */
+    boolean usableAt(long now, long trustForMillis) {
+      return distrustUntilMillis == 0 && now - atMillis < trustForMillis;
+    }
+  }
 
   private final ConcurrentHashMap<String, Seen> seen = new ConcurrentHashMap<>();
   private final int capacity;
@@ -28,11 +34,11 @@ final class LastSeen {
     this.capacity = capacity;
   }
 
-  void record(String objectKey, long value, long atMillis, boolean trusted) {
+  void record(String objectKey, long value, long atMillis, long distrustUntilMillis) {
     if (seen.size() >= capacity && !seen.containsKey(objectKey)) {
       seen.clear();
     }
-    seen.put(objectKey, new Seen(value, atMillis, trusted));
+    seen.put(objectKey, new Seen(value, atMillis, distrustUntilMillis));
   }
 
   /** The entry, or null when this JVM has not seen the counter (or forgot it). */

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  *
  * <h2>Syntax</h2>
  * <pre>
- *   &lt;!--pagecache:views OBJECT_KEY--&gt;   the view count of OBJECT_KEY, e.g. &lt;!--pagecache:views article:42--&gt;
+ *   &lt;!--pagecache:views OBJECT_KEY--&gt;   the view count of OBJECT_KEY,
+ *                                        e.g. &lt;!--pagecache:views article:42--&gt;
  *   &lt;!--pagecache:online--&gt;              the online-visitors count
  * </pre>
  * Exactly as shown: lower case, one space before the key, nothing else inside the comment.

@@ -17,8 +17,21 @@ import org.slf4j.LoggerFactory;
 final class StartValues {
   private static final Logger LOG = LoggerFactory.getLogger(StartValues.class);
 
-  /** @param trusted false when the source failed and {@code value} is a stand-in 0 */
-  record Start(long value, boolean trusted) {}
+  /** Where a starting value came from. */
+  enum Origin {
+    /** The counter was in memcached after all (another frontend or thread started it). */
+    FOUND,
+    /** Loaded from the source. */
+    LOADED,
+    /** The source failed: a stand-in 0. */
+    STAND_IN
+  }
+
+  record Start(long value, Origin origin) {
+    boolean trusted() {
+      return origin != Origin.STAND_IN;
+    }
+  }
 
   private final CountSource source;
   private final OutageLog outage;
@@ -51,16 +64,16 @@ final class StartValues {
     }
   }
 
-  /** The source's count, or a stand-in 0 (not {@code trusted}) when the source fails. */
+  /** The source's count, or a stand-in 0 when the source fails. */
   Start load(String objectKey) {
     try {
       long value = source.load(objectKey);
       outage.succeeded();
-      return new Start(Math.max(0, value), true);
+      return new Start(Math.max(0, value), Origin.LOADED);
     } catch (Exception e) {
       outage.failed("counters start from 0 for a minute and ask again (first failed key: "
           + objectKey + ")", e);
-      return new Start(0, false);
+      return new Start(0, Origin.STAND_IN);
     }
   }
 

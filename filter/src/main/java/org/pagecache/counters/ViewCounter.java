@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagecache.counters.LastSeen.Seen;
+import org.pagecache.counters.StartValues.Origin;
 import org.pagecache.counters.StartValues.Start;
 import org.pagecache.key.Namespace;
 import org.pagecache.store.Store;
@@ -29,10 +30,11 @@ import org.pagecache.store.StoreException;
  *   <li>A counter this JVM has not seen within {@link #TRUST_LAST_SEEN} is looked up with one
  *       {@code get} (by one thread per key at a time, see {@link StartValues}; the others share
  *       its answer). If present, we {@code incr} it.
- *   <li>If missing, we load V, {@code add(key, V)} and then {@code incr(key, 1, initial = V + 1)}. Of two frontends that
- *       start together exactly one {@code add} wins and both {@code incr}s land on the winner's
- *       value: V+2, no view lost. The initial V+1 is only a last resort for a key that vanished
- *       between our {@code add} and our {@code incr}; it is then the right value anyway.
+ *   <li>If missing, we load V, {@code add(key, V)} and then {@code incr(key, 1, initial = V + 1)}.
+ *       Of two frontends that start together exactly one {@code add} wins and both
+ *       {@code incr}s land on the winner's value: V+2, no view lost. The initial V+1 is only a
+ *       last resort for a key that vanished between our {@code add} and our {@code incr}; it is
+ *       then the right value anyway.
  *   <li>A counter seen within {@link #TRUST_LAST_SEEN} is incremented directly (one round trip)
  *       with {@code initial = lastSeen + delta}. If the key expired or was evicted meanwhile, it
  *       comes back at the count this JVM saw moments ago instead of at a stale database value
@@ -44,9 +46,11 @@ import org.pagecache.store.StoreException;
  * this one last looked are missing from the display then, never from the durable count (which
  * the {@link ViewFlusher} keeps independently of memcached).
  *
- * <p>When the source fails, the counter starts from 0 with a one-minute expiry and is not
- * trusted for step 3, so the database is asked again a minute later rather than a wrong count
- * living for a whole {@code ttl}.
+ * <p>When the source fails, the counter starts from 0 with a one-minute expiry, and this JVM
+ * does not use that count for step 3 (even when it finds the key present again) until it has
+ * seen the key gone: the database is asked again a minute later, instead of steady views
+ * carrying a wrong count into a key that lives a whole {@code ttl}. Another frontend that reads
+ * the stand-in during that minute cannot tell it apart; that is the remaining exposure.
  *
  * <p>Every method may throw {@link StoreException}; {@link FailOpen} turns that into fallbacks.
  */
@@ -55,6 +59,8 @@ final class ViewCounter {
   static final Duration TRUST_LAST_SEEN = Duration.ofMinutes(1);
   /** Expiry of a counter started from a failed load, so the load is retried soon. */
   static final int UNTRUSTED_TTL_SECONDS = 60;
+  /** memcached's expiry is precise to about a second. */
+  private static final int EXPIRY_SLACK_SECONDS = 2;
 
   private final Store store;
   private final Namespace namespace;
@@ -81,14 +87,14 @@ final class ViewCounter {
     String key = namespace.views(objectKey);
     long now = clock.millis();
     Seen seen = lastSeen.get(objectKey);
-    if (seen != null && seen.trusted() && now - seen.atMillis() < TRUST_LAST_SEEN.toMillis()) {
+    if (seen != null && seen.usableAt(now, TRUST_LAST_SEEN.toMillis())) {
       long value = store.incr(key, delta, seen.value() + delta, ttlSeconds);
-      lastSeen.record(objectKey, value, now, true);
+      lastSeen.record(objectKey, value, now, 0);
       return value;
     }
     Start start = start(objectKey, key);
     long value = store.incr(key, delta, start.value() + delta, ttlFor(start));
-    lastSeen.record(objectKey, value, now, start.trusted());
+    lastSeen.record(objectKey, value, now, distrustUntil(start, seen, now));
     return value;
   }
 
@@ -109,15 +115,11 @@ final class ViewCounter {
     for (Map.Entry<String, String> e : keys.entrySet()) {
       String objectKey = e.getKey();
       byte[] value = found.get(e.getValue());
-      if (value != null) {
-        long count = parse(value);
-        lastSeen.record(objectKey, count, now, true);
-        counts.put(objectKey, count);
-      } else {
-        Start start = start(objectKey, e.getValue());
-        lastSeen.record(objectKey, start.value(), now, start.trusted());
-        counts.put(objectKey, start.value());
-      }
+      Start start = value != null
+          ? new Start(parse(value), Origin.FOUND)
+          : start(objectKey, e.getValue());
+      lastSeen.record(objectKey, start.value(), now, distrustUntil(start, lastSeen.get(objectKey), now));
+      counts.put(objectKey, start.value());
     }
     return counts;
   }
@@ -133,7 +135,7 @@ final class ViewCounter {
       // missed just before another finished starting it also ends up here.
       byte[] present = store.get(key);
       if (present != null) {
-        return new Start(parse(present), true);
+        return new Start(parse(present), Origin.FOUND);
       }
       Start start = starts.load(objectKey);
       // add, not set: if another frontend created the key meanwhile, its value (and every view
@@ -141,6 +143,23 @@ final class ViewCounter {
       store.add(key, ascii(start.value()), ttlFor(start));
       return start;
     });
+  }
+
+  /**
+   * A count grown from a stand-in 0 stays distrusted until its short-lived key is gone: found
+   * present before then, it is still the stand-in; found present after, someone started it anew.
+   * Without this, steady views would recreate the stand-in with the full ttl and the wrong count
+   * would outlive the database outage by a day.
+   */
+  private static long distrustUntil(Start start, Seen before, long now) {
+    return switch (start.origin()) {
+      case STAND_IN -> now + (UNTRUSTED_TTL_SECONDS + EXPIRY_SLACK_SECONDS) * 1000L;
+      case LOADED -> 0;
+      case FOUND -> {
+        boolean stillTheStandIn = before != null && now < before.distrustUntilMillis();
+        yield stillTheStandIn ? before.distrustUntilMillis() : 0;
+      }
+    };
   }
 
   private int ttlFor(Start start) {

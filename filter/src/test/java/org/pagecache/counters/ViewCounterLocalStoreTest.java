@@ -51,4 +51,26 @@ class ViewCounterLocalStoreTest extends ViewCounterContract {
 
     assertEquals(70, counters.viewed("article:5"));
   }
+
+  @Test
+  void steadyViewsDoNotCarryAStandInZeroPastItsMinute() {
+    AtomicBoolean databaseDown = new AtomicBoolean(true);
+    Counters counters = frontend(b -> b.source(key -> {
+      if (databaseDown.get()) {
+        throw new IllegalStateException("database down");
+      }
+      return 700;
+    }));
+    assertEquals(1, counters.viewed("article:4"));
+    databaseDown.set(false);
+
+    long last = 0;
+    for (int i = 0; i < 7; i++) { // a view every 10 s: always "recently seen"
+      clock.advance(Duration.ofSeconds(10));
+      last = counters.viewed("article:4");
+    }
+
+    // The stand-in key expired at 60 s; that view reloaded 700 (701), the one at 70 s made 702.
+    assertEquals(702, last);
+  }
 }
