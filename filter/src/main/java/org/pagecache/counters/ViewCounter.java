@@ -47,10 +47,11 @@ import org.pagecache.store.StoreException;
  * the {@link ViewFlusher} keeps independently of memcached).
  *
  * <p>When the source fails, the counter starts from 0 with a one-minute expiry, and this JVM
- * does not use that count for step 3 (even when it finds the key present again) until it has
- * seen the key gone: the database is asked again a minute later, instead of steady views
- * carrying a wrong count into a key that lives a whole {@code ttl}. Another frontend that reads
- * the stand-in during that minute cannot tell it apart; that is the remaining exposure.
+ * does not use that count for step 3 (even when it finds the key present again) until that key
+ * has expired; found present after that, it is someone's new start. So the database is asked
+ * again a minute later, instead of steady views carrying a wrong count into a key that lives a
+ * whole {@code ttl}. Another frontend that reads the stand-in during that minute cannot tell it
+ * apart; that is the remaining exposure.
  *
  * <p>Every method may throw {@link StoreException}; {@link FailOpen} turns that into fallbacks.
  */
