@@ -28,6 +28,7 @@ final class CachedSite implements AutoCloseable {
   private final Map<String, String[]> mappings = new LinkedHashMap<>();
   private Clock clock = Clock.systemUTC();
   private Store store;
+  private org.pagecache.counters.CountSource source;
   private boolean forwardDispatch;
   JettyServer jetty;
   PageCache cache;
@@ -58,6 +59,11 @@ final class CachedSite implements AutoCloseable {
     return this;
   }
 
+  CachedSite countSource(org.pagecache.counters.CountSource source) {
+    this.source = source;
+    return this;
+  }
+
   CachedSite alsoOnForward() {
     this.forwardDispatch = true;
     return this;
@@ -68,6 +74,9 @@ final class CachedSite implements AutoCloseable {
     params.forEach(b::set);
     if (store != null) {
       b.store(store);
+    }
+    if (source != null) {
+      b.countSource(source);
     }
     PageCacheFilter filter = new PageCacheFilter(b.build());
     jetty = JettyServer.start(ctx -> {
