@@ -48,7 +48,8 @@ public final class LocalStore implements Store {
   public byte[] get(String key) {
     roundTrips.increment();
     Item item = live(Keys.check(key));
-    return item == null ? null : item.value;
+    // A copy, as memcached gives every caller its own bytes: decoding in place must not corrupt the cache.
+    return item == null ? null : item.value.clone();
   }
 
   @Override
@@ -58,7 +59,7 @@ public final class LocalStore implements Store {
     for (String key : keys) {
       Item item = live(Keys.check(key));
       if (item != null) {
-        found.put(key, item.value);
+        found.put(key, item.value.clone());
       }
     }
     return found;
@@ -68,20 +69,21 @@ public final class LocalStore implements Store {
   public Versioned gets(String key) {
     roundTrips.increment();
     Item item = live(Keys.check(key));
-    return item == null ? null : new Versioned(item.value, item.cas);
+    return item == null ? null : new Versioned(item.value.clone(), item.cas);
   }
 
   @Override
   public boolean set(String key, byte[] value, int ttlSeconds) {
     roundTrips.increment();
-    put(Keys.check(key), value, ttlSeconds);
+    checkWrite(key, value, ttlSeconds);
+    put(key, value, ttlSeconds);
     return true;
   }
 
   @Override
   public boolean add(String key, byte[] value, int ttlSeconds) {
     roundTrips.increment();
-    Keys.check(key);
+    checkWrite(key, value, ttlSeconds);
     long now = clock.millis();
     Item fresh = item(value, ttlSeconds, now);
     boolean[] added = {false};
@@ -100,7 +102,7 @@ public final class LocalStore implements Store {
   @Override
   public boolean cas(String key, byte[] value, long casUnique, int ttlSeconds) {
     roundTrips.increment();
-    Keys.check(key);
+    checkWrite(key, value, ttlSeconds);
     long now = clock.millis();
     Item fresh = item(value, ttlSeconds, now);
     boolean[] swapped = {false};
@@ -125,17 +127,19 @@ public final class LocalStore implements Store {
 
   @Override
   public long incr(String key, long delta, long initial, int ttlSeconds) {
+    Values.checkCounter(key, delta, initial);
     return arithmetic(key, delta, initial, ttlSeconds);
   }
 
   @Override
   public long decr(String key, long delta, long initial, int ttlSeconds) {
+    Values.checkCounter(key, delta, initial);
     return arithmetic(key, -delta, initial, ttlSeconds);
   }
 
   private long arithmetic(String key, long delta, long initial, int ttlSeconds) {
     roundTrips.increment();
-    Keys.check(key);
+    Values.checkTtl(Keys.check(key), ttlSeconds);
     long now = clock.millis();
     long[] result = new long[1];
     items.compute(key, (k, old) -> {
@@ -159,7 +163,7 @@ public final class LocalStore implements Store {
   @Override
   public boolean touch(String key, int ttlSeconds) {
     roundTrips.increment();
-    Keys.check(key);
+    Values.checkTtl(Keys.check(key), ttlSeconds);
     long now = clock.millis();
     boolean[] touched = {false};
     items.computeIfPresent(key, (k, old) -> {
@@ -201,6 +205,12 @@ public final class LocalStore implements Store {
   public void close() {
     items.clear();
     bytes.set(0);
+  }
+
+  /** The same argument rules as memcached (through xmemcached) enforces. */
+  private static void checkWrite(String key, byte[] value, int ttlSeconds) {
+    Values.check(Keys.check(key), value);
+    Values.checkTtl(key, ttlSeconds);
   }
 
   private Item live(String key) {
@@ -281,8 +291,8 @@ public final class LocalStore implements Store {
     try {
       return Long.parseLong(text);
     } catch (NumberFormatException e) {
-      // memcached answers CLIENT_ERROR for incr on a non-numeric value.
-      throw new IllegalStateException("cannot increment or decrement non-numeric value of key " + key);
+      // memcached answers CLIENT_ERROR, which MemcachedStore reports as a StoreException.
+      throw new StoreException("cannot increment or decrement non-numeric value of key " + key);
     }
   }
 }

@@ -32,7 +32,9 @@ import net.rubyeye.xmemcached.impl.KetamaMemcachedSessionLocator;
  *   <li>Heal interval 1 s: a restarted server is reconnected within seconds (xmemcached waits
  *       {@code interval × attempts} between attempts, at most 60 s, so a long outage takes longer).
  *   <li>A 1 MiB socket send buffer: with the default 32 KiB, xmemcached needs tens of
- *       milliseconds per extra 32 KiB of value (a 900 KB set took about 500 ms on loopback).
+ *       milliseconds per extra 32 KiB of value (a 900 KB set took about 500 ms on loopback;
+ *       2 ms with this buffer, and still 2-4 ms when the kernel caps it at Debian's default
+ *       {@code net.core.wmem_max}).
  * </ul>
  *
  * <p>{@link #MemcachedStore(Settings)} connects synchronously but returns within about
@@ -57,7 +59,9 @@ public final class MemcachedStore implements Store {
   /**
    * How to reach memcached. {@code servers} is {@code host:port[:weight],...} (see
    * {@link ServerList}); {@code binary} picks the binary protocol (deprecated by memcached, text
-   * is the default); {@code poolSize} is the number of connections per server.
+   * is the default); {@code poolSize} is the number of connections per server. Mistakes are
+   * reported as {@code memcached.servers}, {@code memcached.connectTimeout},
+   * {@code memcached.opTimeout} or {@code memcached.poolSize}.
    */
   public record Settings(String servers, boolean binary, Duration connectTimeout, Duration opTimeout,
       int poolSize) {
@@ -77,6 +81,7 @@ public final class MemcachedStore implements Store {
       return new Settings(servers, false, Duration.ofSeconds(1), Duration.ofMillis(200), 1);
     }
 
+    /** The parsed server list (parsing is cheap and the record stays a plain value). */
     public ServerList serverList() {
       return ServerList.parse("memcached.servers", servers);
     }
@@ -251,6 +256,11 @@ public final class MemcachedStore implements Store {
     return description;
   }
 
+  /**
+   * Shuts the client down. xmemcached sends {@code quit} to every connection and waits up to 5 s
+   * for them to close, so this can take 5 s when a server hangs (or, seen in tests, when the store
+   * is closed microseconds after it was built).
+   */
   @Override
   public void close() {
     try {

@@ -1,0 +1,20 @@
+package org.pagecache.store;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.testing.MemcachedExtension;
+
+/** The contract on one real memcached, text protocol (the production setting). */
+class MemcachedStoreContractTest extends AbstractMemcachedStoreContractTest {
+  @RegisterExtension
+  static final MemcachedExtension memcached = MemcachedExtension.nodes(1);
+
+  @Override
+  protected MemcachedExtension memcached() {
+    return memcached;
+  }
+
+  @Override
+  protected MemcachedStore.Settings settings() {
+    return MemcachedStore.Settings.defaults(memcached.servers());
+  }
+}

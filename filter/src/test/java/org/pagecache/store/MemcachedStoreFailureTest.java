@@ -1,0 +1,281 @@
+package org.pagecache.store;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.store.MemcachedStore.Settings;
+import org.pagecache.testing.Eventually;
+import org.pagecache.testing.MemcachedExtension;
+
+/**
+ * What {@link MemcachedStore} does when memcached crashes, hangs or is not there yet, with real
+ * processes killed and frozen. Callers fail open on {@link StoreException}, so what matters is
+ * that every failure is one, that it comes quickly, and that the store recovers by itself.
+ */
+class MemcachedStoreFailureTest {
+  @RegisterExtension
+  static final MemcachedExtension single = MemcachedExtension.nodes(1);
+
+  @RegisterExtension
+  static final MemcachedExtension cluster = MemcachedExtension.nodes(3);
+
+  /** Not a timing assertion: only "it returned instead of hanging" (op timeout is 200 ms). */
+  private static final Duration FAILS_WITHIN = Duration.ofSeconds(5);
+  /** xmemcached retries after 1 s, 2 s, 3 s...: a short outage heals in a few seconds. */
+  private static final Duration RECONNECTS_WITHIN = Duration.ofSeconds(15);
+
+  @Test
+  void everyOperationFailsFastWithAStoreExceptionWhileTheOnlyServerIsDown() {
+    try (Store store = new MemcachedStore(Settings.defaults(single.servers()))) {
+      store.set("k", bytes("v"), 0);
+
+      single.node(0).stop();
+
+      operations().forEach((name, operation) -> {
+        StoreException e = assertFailsFast(store, operation);
+        assertTrue(e.getMessage().contains(store.describe()), name + ": " + e.getMessage());
+        assertTrue(e.getMessage().contains(name), name + ": " + e.getMessage());
+      });
+    }
+  }
+
+  @Test
+  void aRestartedServerIsUsedAgainWithoutRebuildingTheStore() {
+    try (Store store = new MemcachedStore(Settings.defaults(single.servers()))) {
+      single.node(0).stop();
+      assertFailsFast(store, s -> s.get("k"));
+
+      single.node(0).start();
+
+      Eventually.assertWithin(RECONNECTS_WITHIN, "store reconnected", () -> works(store));
+      assertTrue(store.set("k", bytes("back"), 0));
+      assertArrayEquals(bytes("back"), store.get("k"));
+    }
+  }
+
+  @Test
+  void aStoreBuiltAgainstAPortNobodyListensOnStartsAndThenFails() {
+    int deadPort = MemcachedExtension.freePort();
+    long start = System.nanoTime();
+
+    try (Store store = new MemcachedStore(Settings.defaults("127.0.0.1:" + deadPort))) {
+      assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(FAILS_WITHIN) < 0, "constructor hung");
+      assertEquals("memcached[127.0.0.1:" + deadPort + "]", store.describe());
+
+      operations().values().forEach(operation -> assertFailsFast(store, operation));
+      List<Store.ServerStats> stats = store.serverStats();
+      assertEquals(1, stats.size());
+      assertFalse(stats.get(0).up());
+      assertTrue(stats.get(0).stats().isEmpty());
+    }
+  }
+
+  /** A black-holed address: the TCP handshake never completes, so build() waits connectTimeout. */
+  @Test
+  void aStoreBuiltAgainstAServerThatNeverAcceptsReturnsAfterTheConnectTimeout() throws IOException {
+    try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      List<Socket> backlog = fillBacklog(silent);
+      long start = System.nanoTime();
+
+      try (Store store = new MemcachedStore(Settings.defaults("127.0.0.1:" + silent.getLocalPort()))) {
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(FAILS_WITHIN) < 0, "constructor hung");
+        assertFailsFast(store, s -> s.get("k"));
+      } finally {
+        for (Socket socket : backlog) {
+          socket.close();
+        }
+      }
+    }
+  }
+
+  @Test
+  void aStoreBuiltBeforeMemcachedStartsConnectsOnceItIsUp() {
+    single.node(0).stop();
+
+    try (Store store = new MemcachedStore(Settings.defaults(single.servers()))) {
+      assertFailsFast(store, s -> s.get("k"));
+
+      single.node(0).start();
+
+      Eventually.assertWithin(RECONNECTS_WITHIN, "store connected", () -> works(store));
+    }
+  }
+
+  @Test
+  void aHungServerTimesOutInsteadOfBlockingAndAnswersCorrectlyAfterwards() {
+    try (Store store = new MemcachedStore(Settings.defaults(single.servers()))) {
+      store.set("a", bytes("a1"), 0);
+
+      single.node(0).pause();
+      StoreException e = assertFailsFast(store, s -> s.get("a"));
+      assertTrue(e.getMessage().contains("timed out after 200 ms"), e.getMessage());
+      assertFailsFast(store, s -> s.set("b", bytes("b-while-hung"), 0));
+      single.node(0).resume();
+
+      // The connection survived: replies of timed-out commands must not be taken for later ones.
+      Eventually.assertWithin(RECONNECTS_WITHIN, "store answers", () -> works(store));
+      store.set("a", bytes("a2"), 0);
+      store.set("c", bytes("c1"), 0);
+      assertArrayEquals(bytes("a2"), store.get("a"));
+      assertArrayEquals(bytes("c1"), store.get("c"));
+      // The timed-out set had been sent, and memcached ran it when it woke up: a StoreException
+      // on a write does not mean the write did not happen (think of an add used as a lock).
+      assertArrayEquals(bytes("b-while-hung"), store.get("b"));
+    }
+  }
+
+  @Test
+  void serverStatsReportsAStoppedServerDownAndTheOthersUp() {
+    try (Store store = new MemcachedStore(Settings.defaults(cluster.servers()))) {
+      cluster.node(1).stop();
+
+      Eventually.assertWithin(RECONNECTS_WITHIN, "node 1 reported down",
+          () -> upByAddress(store).equals(expectedUp(1)));
+
+      cluster.node(1).start();
+      Eventually.assertWithin(RECONNECTS_WITHIN, "node 1 reported up again",
+          () -> upByAddress(store).equals(expectedUp(-1)));
+    }
+  }
+
+  @Test
+  void serverStatsReportsAHungServerDownWithoutFailing() {
+    try (Store store = new MemcachedStore(Settings.defaults(cluster.servers()))) {
+      cluster.node(2).pause();
+      long start = System.nanoTime();
+
+      Map<String, Boolean> up = upByAddress(store);
+
+      assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(FAILS_WITHIN) < 0, "serverStats hung");
+      assertEquals(expectedUp(2), up);
+      cluster.node(2).resume(); // else close() waits 5 s for the hung server's reply to "quit"
+    }
+  }
+
+  /** failureMode=false: a dead server leaves the Ketama ring and its keys move to the others. */
+  @Test
+  void keysOfAStoppedServerMoveToTheOthers() {
+    try (Store store = new MemcachedStore(Settings.defaults(cluster.servers()))) {
+      List<String> keys = keys(30);
+
+      cluster.node(0).stop();
+
+      Eventually.assertWithin(RECONNECTS_WITHIN, "every key writable on the two live servers", () -> {
+        try {
+          keys.forEach(k -> store.set(k, bytes(k), 0));
+          return true;
+        } catch (StoreException e) {
+          return false;
+        }
+      });
+      assertEquals(keys.size(), store.getMulti(keys).size());
+    }
+  }
+
+  /** xmemcached's multi-get is all or nothing: one hung server fails it for every key. */
+  @Test
+  void aHungServerFailsTheWholeMultiGetButNotSingleKeysElsewhere() {
+    try (Store store = new MemcachedStore(Settings.defaults(cluster.servers()))) {
+      List<String> keys = keys(30);
+      keys.forEach(k -> store.set(k, bytes(k), 0));
+      String elsewhere = keys.stream().filter(k -> cluster.text(0).get(k) == null).findFirst().orElseThrow();
+
+      cluster.node(0).pause();
+
+      assertFailsFast(store, s -> s.getMulti(keys));
+      assertArrayEquals(bytes(elsewhere), store.get(elsewhere));
+      cluster.node(0).resume(); // else close() waits 5 s for the hung server's reply to "quit"
+    }
+  }
+
+  private static Map<String, Consumer<Store>> operations() {
+    Map<String, Consumer<Store>> operations = new LinkedHashMap<>();
+    operations.put("get", s -> s.get("k"));
+    operations.put("getMulti", s -> s.getMulti(List.of("k", "j")));
+    operations.put("gets", s -> s.gets("k"));
+    operations.put("set", s -> s.set("k", bytes("v"), 0));
+    operations.put("add", s -> s.add("k", bytes("v"), 0));
+    operations.put("cas", s -> s.cas("k", bytes("v"), 1, 0));
+    operations.put("delete", s -> s.delete("k"));
+    operations.put("incr", s -> s.incr("n", 1, 0, 0));
+    operations.put("decr", s -> s.decr("n", 1, 0, 0));
+    operations.put("touch", s -> s.touch("k", 10));
+    return operations;
+  }
+
+  private static StoreException assertFailsFast(Store store, Consumer<Store> operation) {
+    long start = System.nanoTime();
+    StoreException e = assertThrows(StoreException.class, () -> operation.accept(store));
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    assertTrue(took.compareTo(FAILS_WITHIN) < 0, "took " + took + ": " + e.getMessage());
+    return e;
+  }
+
+  /** Connections nobody accepts, until the kernel stops completing handshakes (Linux: backlog + 1). */
+  private static List<Socket> fillBacklog(ServerSocket server) throws IOException {
+    List<Socket> sockets = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Socket socket = new Socket();
+      sockets.add(socket);
+      try {
+        socket.connect(server.getLocalSocketAddress(), 200);
+      } catch (SocketTimeoutException e) {
+        break; // the queue is full: the next handshake will not complete either
+      }
+    }
+    return sockets;
+  }
+
+  private static boolean works(Store store) {
+    try {
+      store.set("probe", bytes("p"), 0);
+      return true;
+    } catch (StoreException e) {
+      return false;
+    }
+  }
+
+  private static Map<String, Boolean> upByAddress(Store store) {
+    Map<String, Boolean> up = new LinkedHashMap<>();
+    store.serverStats().forEach(s -> up.put(s.address(), s.up()));
+    return up;
+  }
+
+  /** Every cluster node up except {@code down} (-1 for none). */
+  private static Map<String, Boolean> expectedUp(int down) {
+    Map<String, Boolean> up = new LinkedHashMap<>();
+    for (int i = 0; i < cluster.size(); i++) {
+      up.put(cluster.node(i).address(), i != down);
+    }
+    return up;
+  }
+
+  private static List<String> keys(int count) {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      keys.add("failure:" + i);
+    }
+    return keys;
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(US_ASCII);
+  }
+}
