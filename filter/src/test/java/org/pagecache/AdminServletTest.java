@@ -84,7 +84,7 @@ class AdminServletTest {
     assertTrue(page.body().contains("by <b>editor</b>"), "the row says who refreshed");
     assertEquals("MISS", xcache("/article/2"));
     assertEquals("HIT", xcache("/home/2"));
-    assertTrue(editor.get(site.admin("/")).body().contains("<span data-f=\"rebuiltSinceRefresh\">1</span> pages rebuilt since"),
+    assertTrue(editor.get(site.admin("/")).body().contains("pages rebuilt since: <b data-f=\"rebuiltSinceRefresh\">1</b>"),
         "the row counts the pages rebuilt since the refresh");
     assertFalse(editor.get(site.admin("/")).body().contains("new token"), "the confirmation is shown once");
   }

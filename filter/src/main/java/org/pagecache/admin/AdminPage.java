@@ -79,15 +79,16 @@ final class AdminPage {
       out.append("<p>No handler yet: configure <code>policies</code> or open a page of the site.</p></section>");
       return;
     }
-    out.append("<div class=\"scroll\"><table class=\"handlers\"><thead><tr><th>Handler</th><th>Policy</th>"
+    out.append("<div class=\"scroll\"><table class=\"handlers\"><thead><tr><th>Handler</th><th></th>"
         + "<th>Last refresh</th><th class=\"n\">Hits</th><th class=\"n\">Stale served</th><th class=\"n\">Misses</th>"
         + "<th class=\"n\">Rebuilds</th><th class=\"n\">Lock waits</th><th class=\"n\">Bypasses</th>"
-        + "<th class=\"n\">Store errors</th><th class=\"n\">Hit ratio</th><th></th></tr></thead><tbody>");
+        + "<th class=\"n\">Store errors</th><th class=\"n\">Hit ratio</th><th>Policy</th></tr></thead><tbody>");
     for (Snapshot.HandlerRow h : s.handlers()) {
       boolean just = v.flash != null && !v.flash.error() && h.name().equals(v.flash.handler());
       out.append("<tr data-h=\"").append(e(h.name())).append('"').append(just ? " class=\"just\"" : "").append('>')
-          .append("<th scope=\"row\">").append(e(h.name())).append("</th><td><code class=\"policy\">")
-          .append(e(h.policy())).append("</code></td><td class=\"refresh\">");
+          .append("<th scope=\"row\" class=\"name\">").append(e(h.name())).append("</th><td>");
+      form("refresh", "handler", h.name(), "Refresh", "Rebuild every page of " + h.name());
+      out.append("</td><td class=\"refresh\">");
       lastRefresh(h);
       out.append("</td>");
       count(h.hits(), "hits");
@@ -98,9 +99,7 @@ final class AdminPage {
       count(h.bypasses(), "bypasses");
       count(h.storeErrors(), "storeErrors");
       out.append("<td class=\"n\" data-f=\"hitRatio\">").append(h.counted() ? Format.percent(h.hitRatio()) : "–")
-          .append("</td><td>");
-      form("refresh", "handler", h.name(), "Refresh", "Rebuild every page of " + h.name());
-      out.append("</td></tr>");
+          .append("</td><td><code class=\"policy\">").append(e(h.policy())).append("</code></td></tr>");
     }
     out.append("</tbody></table></div></section>");
   }
@@ -113,8 +112,8 @@ final class AdminPage {
     out.append("<time datetime=\"").append(Instant.ofEpochMilli(h.lastRefreshMillis())).append("\">")
         .append(e(Format.time(h.lastRefreshMillis()))).append("</time> (").append(e(Format.ago(h.lastRefreshMillis(), s.now())))
         .append(") by <b>").append(e(h.lastRefreshBy())).append("</b><br><span class=\"muted\">token ")
-        .append(h.lastToken()).append("</span> · <span data-f=\"rebuiltSinceRefresh\">").append(h.rebuiltSinceRefresh())
-        .append("</span> pages rebuilt since");
+        .append(h.lastToken()).append("</span><br>pages rebuilt since: <b data-f=\"rebuiltSinceRefresh\">").append(h.rebuiltSinceRefresh())
+        .append("</b>");
   }
 
   private void count(long n, String field) {

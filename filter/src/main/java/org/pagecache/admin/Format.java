@@ -51,9 +51,12 @@ final class Format {
     return TIME.format(Instant.ofEpochMilli(epochMillis));
   }
 
-  /** "12 s ago", "3 min ago", "2 h ago". */
+  /** "just now", "12 s ago", "3 min ago", "2 h ago". */
   static String ago(long epochMillis, Instant now) {
     long s = Math.max(0, (now.toEpochMilli() - epochMillis) / 1000);
+    if (s < 5) {
+      return "just now";
+    }
     if (s < 60) {
       return s + " s ago";
     }

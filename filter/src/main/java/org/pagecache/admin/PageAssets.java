@@ -25,8 +25,9 @@ final class PageAssets {
       thead th{background:#f0f2f6;font-weight:600;white-space:nowrap}
       .n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
       code{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-      code.policy{white-space:normal;color:#3b4456}
-      td.refresh{min-width:220px;font-size:13px}
+      code.policy{white-space:normal;color:#3b4456;font-size:11px;display:block;min-width:180px;max-width:260px}
+      th.name{max-width:220px;overflow-wrap:anywhere}
+      td.refresh{min-width:190px;font-size:13px}
       .scroll{overflow-x:auto}
       tr.just{background:#e9f7ec}
       .flash{padding:10px 14px;border-radius:6px;font-weight:500}

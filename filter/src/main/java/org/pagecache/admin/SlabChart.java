@@ -15,7 +15,7 @@ final class SlabChart {
   private static final int WIDTH = 720;
   private static final int HEIGHT = 200;
   private static final int LEFT = 64;
-  private static final int BOTTOM = 28;
+  private static final int BOTTOM = 34;
   private static final int TOP = 12;
 
   private SlabChart() {}
@@ -44,7 +44,8 @@ final class SlabChart {
       SlabClass c = classes.get(i);
       double x = LEFT + i * slot + (slot - barWidth) / 2;
       double allocated = (double) c.allocatedBytes() * plotHeight / max;
-      double used = (double) c.usedBytes() * plotHeight / max;
+      // At least a sliver when anything is used: a few KB next to 1 MB pages would not show at all.
+      double used = c.usedBytes() == 0 ? 0 : Math.max(1.5, (double) c.usedBytes() * plotHeight / max);
       svg.append("<g><title>").append(Html.escape("class " + c.id() + ", chunk " + Format.bytes(c.chunkSize())
           + ": " + Format.bytes(c.allocatedBytes()) + " assigned (" + c.totalPages() + " pages), "
           + Format.bytes(c.usedBytes()) + " in use (" + c.usedChunks() + " of " + c.totalChunks() + " chunks)"))
@@ -52,14 +53,21 @@ final class SlabChart {
       rect(svg, x, baseline - allocated, barWidth, allocated, "#b8d4f0");
       rect(svg, x, baseline - used, barWidth, used, "#1f5f9f");
       svg.append("</g>");
-      if (classes.size() <= 24 || i % 2 == 0) {
-        svg.append("<text x=\"").append(num(x + barWidth / 2)).append("\" y=\"").append(baseline + 14)
-            .append("\" text-anchor=\"middle\" font-size=\"10\">").append(c.id()).append("</text>");
+      if (classes.size() <= 12) {
+        label(svg, x + barWidth / 2, baseline + 14, c.id() + " (" + Format.bytes(c.chunkSize()) + ")");
+      } else if (classes.size() <= 24 || i % 2 == 0) {
+        label(svg, x + barWidth / 2, baseline + 14, String.valueOf(c.id()));
       }
     }
     svg.append("<text x=\"").append(LEFT + plotWidth / 2).append("\" y=\"").append(HEIGHT - 2)
-        .append("\" text-anchor=\"middle\" font-size=\"11\">slab class</text>");
+        .append("\" text-anchor=\"middle\" font-size=\"11\">")
+        .append(classes.size() <= 12 ? "slab class (chunk size)" : "slab class").append("</text>");
     return svg.append("</svg>").toString();
+  }
+
+  private static void label(StringBuilder svg, double x, int y, String text) {
+    svg.append("<text x=\"").append(num(x)).append("\" y=\"").append(y)
+        .append("\" text-anchor=\"middle\" font-size=\"10\">").append(Html.escape(text)).append("</text>");
   }
 
   private static void rect(StringBuilder svg, double x, double y, double w, double h, String fill) {
