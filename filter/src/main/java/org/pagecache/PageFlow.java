@@ -295,6 +295,8 @@ final class PageFlow {
       throw e;
     }
     if (c.passedThrough()) {
+      // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
+      rememberUncacheable(p, found.key, c.overflowed() ? "too-large" : "async", start);
       unlock(p, found.key, owner);
       p.stats.record(Event.BYPASS);
       return;
@@ -317,8 +319,7 @@ final class PageFlow {
     }
     if (refusal != null) {
       if (c.status() < 500) {
-        storeQuietly(p, found.key, cache.codec.encode(CachedPage.uncacheable(refusal, start,
-            start + cache.config.uncacheableTtl.toMillis())), (int) cache.config.uncacheableTtl.toSeconds());
+        rememberUncacheable(p, found.key, refusal, start);
       }
       unlock(p, found.key, owner);
       p.stats.record(Event.BYPASS);
@@ -353,6 +354,7 @@ final class PageFlow {
       return;
     }
     if (bytes.length > cache.config.maxEntrySize) {
+      rememberUncacheable(p, found.key, "too-large", start);
       unlock(p, found.key, owner);
       p.stats.record(Event.BYPASS);
       PageSender.replay(p.req, p.res, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=too-large"));
@@ -364,6 +366,12 @@ final class PageFlow {
     }
     unlock(p, found.key, owner);
     serve(p, page, Event.MISS, "MISS", "PageCache; " + fwd + (stored ? "; stored" : "; detail=store-unavailable"));
+  }
+
+  /** A small marker entry: this page is not cacheable, bypass it without waiting or capturing. */
+  private void rememberUncacheable(Page p, String key, String reason, long now) {
+    CachedPage marker = CachedPage.uncacheable(reason, now, now + cache.config.uncacheableTtl.toMillis());
+    storeQuietly(p, key, cache.codec.encode(marker), (int) Math.max(1, cache.config.uncacheableTtl.toSeconds()));
   }
 
   private boolean storeQuietly(Page p, String key, byte[] bytes, int ttlSeconds) {
