@@ -107,6 +107,26 @@ class AdminServletTest {
   }
 
   @Test
+  void formPostsWithoutTheRoleOrTheTokenNeverRefresh() {
+    site();
+    AdminClient reader = AdminClient.anonymous(site);
+    reader.postForm(site.uri("/j_security_check"), form("j_username", "reader", "j_password", "reader"));
+
+    HttpResponse<String> anonymous = api().postForm(site.admin("/refresh"), form("handler", "article"));
+    HttpResponse<String> withoutRole = reader.postForm(site.admin("/refresh"), form("handler", "article"));
+
+    assertTrue(AdminClient.redirect(anonymous), "the container sends a signed-out editor to the sign-in page");
+    assertTrue(anonymous.headers().firstValue("Location").orElse("").contains("/login"));
+    assertEquals(403, withoutRole.statusCode(), "a signed-in user without the role");
+    try (AdminSite tokenOnly = AdminSite.on(memcached.servers()).noSignIn().start()) {
+      HttpResponse<String> noToken = AdminClient.anonymous(tokenOnly).postForm(tokenOnly.admin("/refresh"), form("handler", "article"));
+      assertEquals(401, noToken.statusCode(), "no container sign-in, no token");
+      assertEquals(0, tokenOnly.cache().stats().handler("article").lastRefreshMillis());
+    }
+    assertEquals(0, site.cache().stats().handler("article").lastRefreshMillis(), "nothing was refreshed");
+  }
+
+  @Test
   void signedInEditorsUseTheApiWithTheCsrfHeaderAndScriptsWithTheToken() {
     site();
     AdminClient editor = AdminClient.signIn(site, "editor", "editor");
