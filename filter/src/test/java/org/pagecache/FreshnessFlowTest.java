@@ -215,6 +215,18 @@ class FreshnessFlowTest {
   }
 
   @Test
+  void aNodeThatComesBackWithAnOlderTokenIsRaisedAgain() {
+    site().handler("t", SiteServlets.page(), "/t").start();
+    site.get("/t");
+    long token = site.cache.refreshHandler("t").token();
+    String key = site.cache.tokens.key("t");
+    memcached.text(0).setRaw(key, Long.toString(token - 60_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, 0);
+    HttpResponse<byte[]> r = site.get("/t");
+    assertEquals("MISS", xcache(r), "the page built before the refresh is still condemned");
+    assertEquals(token, Long.parseLong(memcached.text(0).get(key).trim()), "the older token was raised back");
+  }
+
+  @Test
   void aTagInvalidationReachesPagesOfTwoHandlers() {
     SiteServlets.Handler article = SiteServlets.of((req, res, call) -> {
       PageCache.tag(req, "article:42");

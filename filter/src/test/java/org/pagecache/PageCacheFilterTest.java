@@ -325,9 +325,11 @@ class PageCacheFilterTest {
     assertEquals(200, first.statusCode());
     assertEquals(size, first.body().length);
     assertEquals((byte) (8191 * 31 + 1), first.body()[8191]);
+    assertNotNull(memcached.text(0).getBytes(site.pageKey("big", "/big", null)), "remembered as uncacheable");
     HttpResponse<byte[]> second = site.get("/big");
     assertEquals(size, second.body().length);
     assertEquals("BYPASS", xcache(second));
+    assertTrue(second.headers().firstValue("Cache-Status").orElse("").contains("too-large"));
     assertEquals(2, site.calls("big"));
   }
 

@@ -33,6 +33,26 @@ final class Versions {
     throw new IllegalStateException("could not raise " + key + " after " + MAX_ATTEMPTS + " attempts");
   }
 
+  /**
+   * Makes the version at {@code key} at least {@code floor}: re-adds it when memcached lost it,
+   * raises it when a node came back holding an older one, leaves a newer one alone.
+   */
+  static void atLeast(Store store, String key, long floor, int ttlSeconds) {
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      Store.Versioned current = store.gets(key);
+      if (current == null) {
+        if (store.add(key, encode(floor), ttlSeconds)) {
+          return;
+        }
+        continue;
+      }
+      if (parse(current.value()) >= floor
+          || store.cas(key, encode(floor), current.casUnique(), ttlSeconds)) {
+        return;
+      }
+    }
+  }
+
   static byte[] encode(long value) {
     return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
   }
