@@ -25,8 +25,8 @@ public class ArticleServlet extends SitePage {
     StringBuilder html = new StringBuilder()
         .append("<p class=\"meta\"><a href=\"").append(ctx).append("/section/").append(a.section().slug()).append("\">")
         .append(a.section().title()).append("</a> · ").append(Layout.DAY.format(a.publishedAt()))
-        .append(" · <span class=\"views\"><!--pagecache:views ").append(Article.viewKey(a.id()))
-        .append("--></span> views · <span class=\"online\"><!--pagecache:online--></span> readers online</p>\n")
+        .append(" · views: <span class=\"views\"><!--pagecache:views ").append(Article.viewKey(a.id()))
+        .append("--></span> · readers online: <span class=\"online\"><!--pagecache:online--></span></p>\n")
         .append("<h1>").append(Html.escape(a.title())).append("</h1>\n");
     for (String p : a.paragraphs()) {
       html.append("<p>").append(Html.escape(p)).append("</p>\n");

@@ -4,12 +4,16 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import java.time.Clock;
+import org.pagecache.counters.CountSink;
+import org.pagecache.counters.CountSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Starts the demo's CMS when the application starts: an in-memory database seeded with
- * {@link SeedArticles}, behind the slow {@link Cms} the pages call. Registered in web.xml.
+ * {@link SeedArticles}, behind the slow {@link Cms} the pages call, and hands the page cache the
+ * articles' durable view counts ({@link ArticleViews}) as its CountSource and CountSink.
+ * Registered in web.xml; listeners start before filters, so the filter finds them.
  */
 public class DemoSite implements ServletContextListener {
   private static final Logger log = LoggerFactory.getLogger(DemoSite.class);
@@ -25,6 +29,9 @@ public class DemoSite implements ServletContextListener {
     db.insert(SeedArticles.all(clock.instant()));
     Cms cms = new Cms(db, settings, clock);
     context.setAttribute(Cms.CONTEXT_ATTRIBUTE, cms);
+    ArticleViews views = new ArticleViews(db);
+    context.setAttribute(CountSource.class.getName(), views);
+    context.setAttribute(CountSink.class.getName(), views);
     log.info("demo: {} articles in {} sections; every CMS call takes {} ms", SeedArticles.COUNT,
         Section.values().length, settings.delayMillis());
   }

@@ -127,11 +127,12 @@ public class EditorServlet extends HttpServlet {
     StringBuilder html = new StringBuilder("<h1>Editor</h1>\n<p>Signed in as <b>")
         .append(Html.escape(nullToEmpty(req.getRemoteUser()))).append("</b>. Edit an article: saving rebuilds only the pages"
             + " that show it. To rebuild every page of one handler (say, all section lists), use the <b>Refresh</b>"
-            + " buttons of the <a href=\"").append(ctx).append("/cache-admin/\">cache admin</a>.</p>\n<ul class=\"articles\">");
+            + " buttons of the <a href=\"").append(ctx).append("/cache-admin/\">cache admin</a>. View counts live in memcached"
+            + " and reach the database every few seconds; the numbers below are the database's.</p>\n<ul class=\"articles\">");
     for (Article a : all) {
       html.append("<li><a href=\"").append(ctx).append("/cms/edit?id=").append(a.id()).append("\">")
           .append(Html.escape(a.title())).append("</a> <span class=\"meta\">#").append(a.id()).append(" · ")
-          .append(a.section().title()).append("</span></li>");
+          .append(a.section().title()).append(" · ").append(a.views()).append(" views in the database</span></li>");
     }
     return html.append("</ul>").toString();
   }
