@@ -45,6 +45,15 @@ class FreshnessFlowTest {
     return site;
   }
 
+  /** {@code n} concurrent GETs of one path on the pool's threads. */
+  private List<Future<HttpResponse<byte[]>>> requests(ExecutorService pool, int n, String path) {
+    List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      futures.add(pool.submit(() -> site.get(path)));
+    }
+    return futures;
+  }
+
   private static String xcache(HttpResponse<?> r) {
     return r.headers().firstValue("X-Cache").orElse(null);
   }
@@ -97,10 +106,7 @@ class FreshnessFlowTest {
     int n = 200;
     ExecutorService pool = Executors.newFixedThreadPool(50);
     try {
-      List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        futures.add(pool.submit(() -> site.get("/hot")));
-      }
+      List<Future<HttpResponse<byte[]>>> futures = requests(pool, n, "/hot");
       // Every request except the rebuilder completes while the rebuild is still held at the gate.
       int done = 0;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -146,10 +152,7 @@ class FreshnessFlowTest {
     int n = 200;
     ExecutorService pool = Executors.newFixedThreadPool(50);
     try {
-      List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        futures.add(pool.submit(() -> site.get("/cold")));
-      }
+      List<Future<HttpResponse<byte[]>>> futures = requests(pool, n, "/cold");
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       while (h.calls.get() == 0 && System.nanoTime() < deadline) {
         Thread.sleep(5);
