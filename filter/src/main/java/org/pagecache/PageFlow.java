@@ -449,11 +449,7 @@ final class PageFlow {
     return vary;
   }
 
-  /**
-   * The page's tags with the versions to record. A version newer than the build's start means an
-   * invalidation raced the build: recording the start instead keeps the page STALE, so the data
-   * read before the invalidation is never taken as fresh (see {@code TagVersions.forPage}).
-   */
+  /** The page's tags (declared and from X-Cache-Tags) with the versions to record (see TagVersions.forBuild). */
   private List<TagVersion> tagVersions(Page p, Captured c, long start) {
     LinkedHashSet<String> names = new LinkedHashSet<>();
     Object declared = p.req.getAttribute(PageCache.TAGS_ATTRIBUTE);
@@ -468,7 +464,7 @@ final class PageFlow {
       return List.of();
     }
     List<String> bounded = new ArrayList<>(names).subList(0, Math.min(names.size(), PageCache.MAX_TAGS));
-    Map<String, Long> recorded = cache.tags.forPage(bounded, start);
+    Map<String, Long> recorded = cache.tags.forBuild(bounded, start);
     List<TagVersion> tags = new ArrayList<>();
     for (String tag : bounded) {
       tags.add(new TagVersion(tag, recorded.getOrDefault(tag, 0L)));

@@ -17,6 +17,7 @@ import org.pagecache.key.PageKey;
 import org.pagecache.store.Store;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.JettyServer;
+import org.pagecache.testing.MemcachedExtension;
 
 /**
  * A test site: embedded Jetty with the PageCacheFilter in front of named handlers, on real
@@ -39,6 +40,7 @@ final class CachedSite implements AutoCloseable {
 
   CachedSite(String servers) {
     params.put("memcached.servers", servers);
+    params.put("memcached.op.timeout", MemcachedExtension.TEST_OP_TIMEOUT.toMillis() + "ms");
     params.put("namespace", "s" + SITES.incrementAndGet() + "x" + ProcessHandle.current().pid() % 1000);
   }
 

@@ -4,8 +4,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,22 +45,16 @@ public final class TagVersions {
   }
 
   /**
-   * The versions to record in a page whose build started at {@code buildStart}: the current
-   * version, or the build's start when the tag was invalidated while the page was being built (so
-   * the page, made of data read before that invalidation, stays STALE).
-   *
-   * <p>A tag this call creates is recorded at the version it was created with: it did not exist,
-   * so nothing invalidated it during the build. Recording the build's start instead, which is
-   * older, would make every page that carries a new tag STALE at once and rebuild it a second time
-   * (invisible with a frozen test clock, certain with a real one and a handler that takes time).
+   * The versions a page whose build started at {@code buildStart} records. A version newer than
+   * the start means an invalidation raced the build, so the start is recorded instead and the
+   * page stays STALE (its data may predate the invalidation). A version this call created for a
+   * tag that had none is no invalidation and is recorded as it is.
    */
-  public Map<String, Long> forPage(Collection<String> tags, long buildStart) {
+  public Map<String, Long> forBuild(Collection<String> tags, long buildStart) {
     Set<String> created = new HashSet<>();
     Map<String, Long> versions = read(tags, created);
-    Map<String, Long> recorded = new HashMap<>();
-    versions.forEach((tag, version) ->
-        recorded.put(tag, created.contains(tag) ? version : Math.min(version, buildStart)));
-    return recorded;
+    versions.replaceAll((tag, v) -> created.contains(tag) ? v : Math.min(v, buildStart));
+    return versions;
   }
 
   private Map<String, Long> read(Collection<String> tags, Set<String> created) {
@@ -87,13 +81,9 @@ public final class TagVersions {
       String tag = e.getValue();
       long version = Versions.parse(found.get(e.getKey()));
       if (version == 0) {
-        if (store.add(e.getKey(), Versions.encode(now), 0)) {
-          version = now;
-          if (created != null) {
-            created.add(tag);
-          }
-        } else {
-          version = theirs(e.getKey(), now);
+        version = recreate(e.getKey(), now);
+        if (created != null) {
+          created.add(tag);
         }
       }
       remember(tag, version, now);
@@ -109,8 +99,10 @@ public final class TagVersions {
     return version;
   }
 
-  /** The version another JVM created meanwhile (now if it is gone again: the safe side). */
-  private long theirs(String key, long now) {
+  private long recreate(String key, long now) {
+    if (store.add(key, Versions.encode(now), 0)) {
+      return now;
+    }
     long theirs = Versions.parse(store.get(key));
     return theirs == 0 ? now : theirs;
   }

@@ -2,6 +2,7 @@ package org.pagecache.freshness;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.concurrent.ThreadLocalRandom;
 import org.pagecache.store.Store;
 
 /**
@@ -10,7 +11,7 @@ import org.pagecache.store.Store;
  * each write is at least the previous value plus one.
  */
 final class Versions {
-  private static final int MAX_ATTEMPTS = 20;
+  private static final int MAX_ATTEMPTS = 50;
 
   private Versions() {}
 
@@ -29,6 +30,7 @@ final class Versions {
       if (store.cas(key, encode(next), current.casUnique(), ttlSeconds)) {
         return next;
       }
+      backOff(attempt); // another writer won this round; spread the retries so one of us wins the next
     }
     throw new IllegalStateException("could not raise " + key + " after " + MAX_ATTEMPTS + " attempts");
   }
@@ -50,6 +52,16 @@ final class Versions {
           || store.cas(key, encode(floor), current.casUnique(), ttlSeconds)) {
         return;
       }
+    }
+  }
+
+  /** A jittered pause that grows with the attempts (at most ~10 ms): refreshes are editor actions, not the hot path. */
+  private static void backOff(int attempt) {
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextInt(1 + Math.min(attempt, 10)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while raising a version", e);
     }
   }
 

@@ -15,7 +15,8 @@ final class MemcachedBackend implements Backend {
 
   @Override
   public Store connect() {
-    return new MemcachedStore(MemcachedStore.Settings.defaults(memcached.servers()));
+    return new MemcachedStore(new MemcachedStore.Settings(memcached.servers(), false,
+        java.time.Duration.ofSeconds(1), MemcachedExtension.TEST_OP_TIMEOUT, 1));
   }
 
   /** memcached expires by its own clock. */
