@@ -44,6 +44,14 @@ abstract class DeployedDemoContract {
   /** Deploys the WAR with this environment; returns when it answers. */
   abstract Deployment deploy(Path war, Path workDir, Map<String, String> env);
 
+  /** An unpacked distribution named by a system property the failsafe configuration sets. */
+  static Path distribution(String property) {
+    String dir = System.getProperty(property);
+    assertTrue(dir != null && Files.isDirectory(Path.of(dir)), "no " + property + " at " + dir
+        + ": run the deployment tests with mvn verify, which unpacks the containers in pre-integration-test");
+    return Path.of(dir);
+  }
+
   @BeforeAll
   void deploy() throws Exception {
     Path war = Path.of(System.getProperty("demo.war", "target/pagecache-demo.war"));

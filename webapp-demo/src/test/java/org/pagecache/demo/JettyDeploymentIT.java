@@ -7,6 +7,6 @@ import java.util.Map;
 class JettyDeploymentIT extends DeployedDemoContract {
   @Override
   Deployment deploy(Path war, Path workDir, Map<String, String> env) {
-    return StandaloneJetty.deploy(Path.of(System.getProperty("jetty.home")), war, workDir, env, READY_WITHIN);
+    return StandaloneJetty.deploy(distribution("jetty.home"), war, workDir, env, READY_WITHIN);
   }
 }

@@ -7,6 +7,6 @@ import java.util.Map;
 class TomcatDeploymentIT extends DeployedDemoContract {
   @Override
   Deployment deploy(Path war, Path workDir, Map<String, String> env) {
-    return StandaloneTomcat.deploy(Path.of(System.getProperty("tomcat.home")), war, workDir, env, READY_WITHIN);
+    return StandaloneTomcat.deploy(distribution("tomcat.home"), war, workDir, env, READY_WITHIN);
   }
 }
