@@ -103,7 +103,7 @@ final class PageFlow {
       case STALE -> {
         String owner = cache.lock.newOwner();
         if (tryLock(p, found.key, owner)) {
-          rebuild(p, found, page, owner);
+          rebuildUnlessDone(p, found, page, owner);
         } else if (found.decision.early()) {
           serve(p, page, Event.HIT, "HIT", "PageCache; hit; ttl=" + ttlLeft(page));
         } else {
@@ -113,7 +113,7 @@ final class PageFlow {
       case ABSENT -> {
         String owner = cache.lock.newOwner();
         if (tryLock(p, found.key, owner)) {
-          rebuild(p, found, null, owner);
+          rebuildUnlessDone(p, found, null, owner);
         } else {
           waitForBuilder(p, found);
         }
@@ -315,6 +315,27 @@ final class PageFlow {
   }
 
   // ---- building ----
+
+  /**
+   * With the lock won, looks once more before building: between this request's lookup and its
+   * lock, another request may have built the page and released its lock. Costs one round trip
+   * per rebuild, none per hit.
+   */
+  private void rebuildUnlessDone(Page p, Found found, CachedPage stale, String owner)
+      throws IOException, ServletException {
+    Found again;
+    try {
+      again = lookup(p);
+    } catch (StoreException e) {
+      again = found;
+    }
+    if (again.decision.state() == Freshness.State.FRESH && again.key.equals(found.key)) {
+      unlock(p, found.key, owner);
+      serve(p, again.page, Event.HIT, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(again.page));
+      return;
+    }
+    rebuild(p, found, stale, owner);
+  }
 
   private void rebuild(Page p, Found found, CachedPage stale, String owner) throws IOException, ServletException {
     long start = cache.clock.millis();
