@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import org.pagecache.admin.Json;
 import org.pagecache.counters.Counters;
 import org.pagecache.counters.ObjectKeys;
 
@@ -105,29 +106,9 @@ public class CountersServlet extends HttpServlet {
     return key.length() <= 60 ? key : key.substring(0, 60) + "...";
   }
 
-  /**
-   * A JSON string literal. Besides what JSON requires, {@code < > &} and U+2028/2029 are escaped
-   * too, so an echoed key stays inert if the answer ends up inside HTML or a script.
-   */
+  /** A JSON string literal, escaped so an echoed key stays inert even inside HTML or a script. */
   static String quote(String s) {
-    StringBuilder out = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == '\u2028' || c == '\u2029') {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    return out.append('"').toString();
+    return Json.string(s);
   }
+
 }

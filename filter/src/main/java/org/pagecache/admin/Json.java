@@ -12,11 +12,21 @@ import java.util.Deque;
  *   String body = new Json().beginObject().field("handler", "article").field("token", 42L).endObject().toString();
  * </pre>
  */
-final class Json {
+public final class Json {
   private final StringBuilder out = new StringBuilder();
   /** One entry per open object or array: whether it already has a member (so the next needs a comma). */
   private final Deque<Boolean> hasMember = new ArrayDeque<>();
   private boolean afterName;
+
+  Json() {
+  }
+
+  /** One JSON string literal, escaped as above; for code outside this package that writes JSON by hand. */
+  public static String string(String s) {
+    Json json = new Json();
+    json.quote(s);
+    return json.out.toString();
+  }
 
   /** {@code {"error":"..."}}: the body of every API error. */
   static String error(String message) {
