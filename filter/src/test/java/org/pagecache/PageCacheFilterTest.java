@@ -64,8 +64,10 @@ class PageCacheFilterTest {
     site().handler("page", SiteServlets.page(), "/page/*").start();
     site.get("/page/rt");
     long before = site.cache.store().roundTrips();
+    long missesBefore = memcached.text(0).statLong("get_misses");
     assertEquals("HIT", xcache(site.get("/page/rt")));
     assertEquals(1, site.cache.store().roundTrips() - before);
+    assertEquals(missesBefore, memcached.text(0).statLong("get_misses"), "token and page both found");
   }
 
   @Test

@@ -24,6 +24,7 @@ public final class UpdateTokens {
   private final Namespace namespace;
   private final Clock clock;
   private final Map<String, Long> lastSeen = new ConcurrentHashMap<>();
+  private final java.util.Set<String> created = ConcurrentHashMap.newKeySet();
 
   public UpdateTokens(Store store, Namespace namespace, Clock clock) {
     this.store = store;
@@ -43,6 +44,15 @@ public final class UpdateTokens {
   public long effective(String handler, byte[] fromStore) {
     long stored = Versions.parse(fromStore);
     long remembered = lastSeen.getOrDefault(handler, 0L);
+    if (fromStore == null && remembered == 0 && created.add(handler)) {
+      // A never-refreshed handler: store its token as 0 (same meaning as none) so that hits stop
+      // counting as memcached misses and its get hit ratio reads true. Once per handler per JVM.
+      try {
+        store.add(key(handler), Versions.encode(0), 0);
+      } catch (StoreException e) {
+        created.remove(handler);
+      }
+    }
     if (stored > remembered) {
       lastSeen.merge(handler, stored, Math::max);
       return stored;
