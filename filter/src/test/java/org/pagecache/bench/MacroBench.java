@@ -47,12 +47,14 @@ public final class MacroBench {
     Files.createDirectories(out);
     List<String> summary = new ArrayList<>();
     long start = System.nanoTime();
-    // Node 0 serves the load scenarios; nodes 1 to 4 the scale-out one, so their item counts are theirs alone.
-    try (BenchMemcached memcached = new BenchMemcached(5)) {
+    // Node 0 serves the load scenarios, nodes 1 to 4 the scale-out one, 5 to 8 the outage one: each
+    // scenario that reads item counts or stops nodes has its own.
+    try (BenchMemcached memcached = new BenchMemcached(9)) {
       Map<String, Supplier<Section>> scenarios = new LinkedHashMap<>();
       scenarios.put("throughput", () -> new ThroughputScenario(memcached, settings).run());
       scenarios.put("refresh", () -> new RefreshScenario(memcached, settings).run());
       scenarios.put("stampede", () -> new StampedeScenario(memcached, settings).run());
+      scenarios.put("outage", () -> new OutageScenario(memcached, settings).run());
       scenarios.put("scaleout", () -> new ScaleOutScenario(memcached).run());
       for (Map.Entry<String, Supplier<Section>> scenario : scenarios.entrySet()) {
         if (only != null && !only.contains(scenario.getKey())) {

@@ -50,10 +50,12 @@ final class StampedeScenario {
           + " the same instant (a barrier); backend " + ThroughputScenario.COST_MILLIS + " ms; policy ttl "
           + TTL_MILLIS / 1000 + " s, grace 10 min; Jetty's default pool of 200 threads, so part of the burst"
           + " queues in Jetty.\n\n" + t;
-      return new MacroBench.Section("stampede", markdown, List.of(
-          "stampede, page " + expired.page() + ": backend calls " + expired.backendCalls() + ", " + ThroughputScenario.line(expired.result()),
-          "stampede, page " + cold.page() + ": backend calls " + cold.backendCalls() + ", " + ThroughputScenario.line(cold.result())));
+      return new MacroBench.Section("stampede", markdown, List.of(summary(expired), summary(cold)));
     }
+  }
+
+  private static String summary(Burst b) {
+    return "stampede, page " + b.page() + ": backend calls " + b.backendCalls() + ", " + ThroughputScenario.line(b.result());
   }
 
   private Burst burst(BenchSite site, LoadDriver driver, String page, int index) {

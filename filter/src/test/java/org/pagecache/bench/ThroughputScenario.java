@@ -63,7 +63,8 @@ final class ThroughputScenario {
               "PageCache/limit (gzip clients): " + num(hits.rps() / limit.rps(), 2)
                   + "; (identity clients): " + num(hitsIdentity.rps() / limitIdentity.rps(), 2),
               "round trips per hit: " + num((double) trips / hits.requests(), 3)
-                  + "; memcached bytes_written per hit: " + num(delta(before, after, "bytes_written") / (double) hits.requests(), 0)));
+                  + "; memcached bytes_written per hit: "
+                  + num(delta(before, after, "bytes_written") / (double) hits.requests(), 0)));
     }
   }
 
