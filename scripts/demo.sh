@@ -26,8 +26,11 @@ if [ -z "${PAGECACHE_MEMCACHED_SERVERS+x}" ]; then
 fi
 export PAGECACHE_ADMIN_TOKEN=${PAGECACHE_ADMIN_TOKEN:-demo-token}
 
-mvn -B -q -DskipTests package
-mvn -B -q -pl webapp-demo dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/demo.classpath >/dev/null
-echo "==> PageCache demo: http://localhost:$PORT/ (admin token: $PAGECACHE_ADMIN_TOKEN)"
+# One reactor build: the WAR, DemoServer, and DemoServer's class path (which names the freshly built
+# filter jars, so nothing needs installing into ~/.m2 first).
+mvn -B -q -DskipTests -pl webapp-demo -am package dependency:build-classpath \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/demo.classpath >/dev/null
+echo "==> PageCache demo: http://localhost:$PORT/  editor: http://localhost:$PORT/cms/ (editor/editor)  admin token: $PAGECACHE_ADMIN_TOKEN"
+echo "==> walk-through: docs/demo.md"
 exec java -Dkryo.unsafe=false -cp "webapp-demo/target/test-classes:$(cat webapp-demo/target/demo.classpath)" \
   org.pagecache.demo.DemoServer "$PORT" webapp-demo/target/pagecache-demo.war

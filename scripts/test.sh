@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the whole test suite on a fresh Debian-like machine: installs memcached when missing
-# (the tests start their own memcached processes on free ports), then mvn -B verify.
+# Runs the whole test suite on a fresh Debian-like machine: installs what the tests need when
+# missing (memcached: the tests start their own processes on free ports; chromium and
+# chromium-driver: the admin page's browser test), then mvn -B verify.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -10,5 +11,9 @@ if ! ensure_package memcached memcached; then
   exit 1
 fi
 # The memcached package starts a system service on 11211; the tests do not use it.
+if ! ensure_package chromium chromium || ! ensure_package chromedriver chromium-driver; then
+  echo "chromium/chromium-driver are missing and could not be installed: apt-get install chromium chromium-driver" >&2
+  exit 1
+fi
 
 exec mvn -B verify "$@"

@@ -14,6 +14,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.pagecache.admin.CacheStats;
+import org.pagecache.counters.CountSink;
+import org.pagecache.counters.CountSource;
+import org.pagecache.counters.Counters;
+import org.pagecache.counters.VisitorId;
 import org.pagecache.freshness.RebuildLock;
 import org.pagecache.freshness.TagVersions;
 import org.pagecache.freshness.UpdateTokens;
@@ -66,6 +70,10 @@ public final class PageCache implements AutoCloseable {
   final CacheStats stats = new CacheStats();
   final Policies policies;
   final Clock clock;
+  final Counters counters;
+  final LiveCounts live;
+  /** How visitors are told apart for the online count; null when {@code online=off}. */
+  final VisitorId visitors;
   private final Map<String, Set<String>> learnedVary = new ConcurrentHashMap<>();
   private volatile ServletContext servletContext;
 
@@ -78,6 +86,16 @@ public final class PageCache implements AutoCloseable {
     this.tags = new TagVersions(store, config.namespace, clock, config.tagCache.toMillis());
     this.lock = new RebuildLock(store, config.namespace, (int) Math.max(1, config.lockTtl.toSeconds()));
     this.policies = config.policies;
+    this.counters = Counters.builder(store, config.namespace).settings(config.counters).clock(clock)
+        .source(config.countSource != null ? config.countSource : CountSource.ZERO)
+        .sink(config.countSink != null ? config.countSink : CountSink.NONE)
+        .build();
+    this.live = new LiveCounts(counters);
+    this.visitors = switch (config.online) {
+      case "off" -> null;
+      case "on" -> VisitorId.sessionOrAddress();
+      default -> VisitorId.withCookie(config.online.substring("cookie:".length()));
+    };
   }
 
   /** Starts a page cache (connects to memcached, or makes the in-process store). */
@@ -193,6 +211,11 @@ public final class PageCache implements AutoCloseable {
     return (List<String>) list;
   }
 
+  /** The live view and online counters of this application. */
+  public Counters counters() {
+    return counters;
+  }
+
   public CacheStats stats() {
     return stats;
   }
@@ -288,6 +311,7 @@ public final class PageCache implements AutoCloseable {
 
   @Override
   public void close() {
+    counters.close();
     store.close();
   }
 }

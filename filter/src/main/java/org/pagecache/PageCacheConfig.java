@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import org.pagecache.counters.CountSink;
+import org.pagecache.counters.CountSource;
+import org.pagecache.counters.CountersSettings;
 import org.pagecache.key.Namespace;
 import org.pagecache.store.Store;
 
@@ -51,6 +54,8 @@ public final class PageCacheConfig {
     d.put("tag.cache", "1s");
     d.put("replica.lag", "5s");
     d.put("retry.interval", "1s");
+    d.put("counters", "");
+    d.put("online", "off");
     d.put("admin.token", "");
     d.put("admin.role", "pagecache-admin");
     return Map.copyOf(d);
@@ -73,13 +78,17 @@ public final class PageCacheConfig {
   final Duration tagCache;
   final Duration replicaLag;
   final Duration retryInterval;
+  final CountersSettings counters;
+  final String online;
+  final CountSource countSource;
+  final CountSink countSink;
   final String adminToken;
   final String adminRole;
   final Clock clock;
   final Store store;
   private final Map<String, String> values;
 
-  private PageCacheConfig(Map<String, String> v, Clock clock, Store store) {
+  private PageCacheConfig(Map<String, String> v, Clock clock, Store store, CountSource source, CountSink sink) {
     List<String> errors = new ArrayList<>();
     this.values = v;
     this.clock = clock;
@@ -102,6 +111,10 @@ public final class PageCacheConfig {
     tagCache = check(errors, () -> Settings.duration("tag.cache", v.get("tag.cache")), Duration.ofSeconds(1));
     replicaLag = check(errors, () -> Settings.duration("replica.lag", v.get("replica.lag")), Duration.ofSeconds(5));
     retryInterval = check(errors, () -> positive("retry.interval", v), Duration.ofSeconds(1));
+    counters = check(errors, () -> CountersSettings.parse(v.get("counters")), CountersSettings.DEFAULTS);
+    online = check(errors, () -> online(v.get("online")), "off");
+    countSource = source;
+    countSink = sink;
     adminToken = v.get("admin.token").trim();
     adminRole = v.get("admin.role").trim();
     if (lockTtl.compareTo(lockWait) < 0) {
@@ -119,6 +132,11 @@ public final class PageCacheConfig {
 
   static PageCacheConfig from(Function<String, String> initParams, Function<String, String> sysProps,
       Function<String, String> env, Clock clock, Store store) {
+    return from(initParams, sysProps, env, clock, store, null, null);
+  }
+
+  static PageCacheConfig from(Function<String, String> initParams, Function<String, String> sysProps,
+      Function<String, String> env, Clock clock, Store store, CountSource source, CountSink sink) {
     Map<String, String> v = new LinkedHashMap<>();
     for (Map.Entry<String, String> d : DEFAULTS.entrySet()) {
       String name = d.getKey();
@@ -131,7 +149,13 @@ public final class PageCacheConfig {
       }
       v.put(name, value == null ? d.getValue() : value);
     }
-    return new PageCacheConfig(v, clock, store);
+    return new PageCacheConfig(v, clock, store, source, sink);
+  }
+
+  /** This configuration with the application's counter source and sink (from the ServletContext). */
+  PageCacheConfig withCounting(CountSource source, CountSink sink) {
+    return new PageCacheConfig(values, clock, store, countSource != null ? countSource : source,
+        countSink != null ? countSink : sink);
   }
 
   /** {@code memcached.servers} → {@code PAGECACHE_MEMCACHED_SERVERS}. */
@@ -180,6 +204,8 @@ public final class PageCacheConfig {
     private Clock clock = Clock.systemUTC();
     private Store store;
     private boolean environment = true;
+    private CountSource source;
+    private CountSink sink;
 
     public Builder set(String name, String value) {
       if (!DEFAULTS.containsKey(name)) {
@@ -202,6 +228,18 @@ public final class PageCacheConfig {
       return this;
     }
 
+    /** Where a view counter missing from memcached starts, e.g. the views column of the database. */
+    public Builder countSource(CountSource source) {
+      this.source = source;
+      return this;
+    }
+
+    /** Where counted views are flushed periodically, e.g. an UPDATE of the views column. */
+    public Builder countSink(CountSink sink) {
+      this.sink = sink;
+      return this;
+    }
+
     /** Ignores system properties and environment variables (tests that must not see the machine's). */
     public Builder ignoreEnvironment() {
       this.environment = false;
@@ -211,7 +249,7 @@ public final class PageCacheConfig {
     public PageCacheConfig build() {
       Function<String, String> none = name -> null;
       return from(params::get, environment ? System::getProperty : none,
-          environment ? System::getenv : none, clock, store);
+          environment ? System::getenv : none, clock, store, source, sink);
     }
   }
 
@@ -234,6 +272,15 @@ public final class PageCacheConfig {
       throw new IllegalArgumentException(name + ": '" + v.get(name) + "' must be more than 0");
     }
     return d;
+  }
+
+  private static String online(String value) {
+    String v = value.trim();
+    if (v.equals("off") || v.equals("on") || v.matches("cookie:[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}")) {
+      return v;
+    }
+    throw new IllegalArgumentException("online: '" + value
+        + "' is not off, on, or cookie:NAME (count visitors by a cookie the application already sets)");
   }
 
   private static boolean protocol(String value) {

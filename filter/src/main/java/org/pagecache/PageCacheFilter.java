@@ -3,12 +3,16 @@ package org.pagecache;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.pagecache.counters.CountSink;
+import org.pagecache.counters.CountSource;
+import org.pagecache.counters.Counters;
 
 /**
  * The servlet filter: serves pages from memcached and stores the pages handlers write.
@@ -54,12 +58,17 @@ public class PageCacheFilter implements Filter {
       PageCacheConfig config;
       try {
         config = preset != null ? preset : PageCacheConfig.from(filterConfig::getInitParameter);
+        // The application's counter source and sink, set by a ServletContextListener (see README).
+        ServletContext ctx = filterConfig.getServletContext();
+        config = config.withCounting((CountSource) ctx.getAttribute(CountSource.class.getName()),
+            (CountSink) ctx.getAttribute(CountSink.class.getName()));
       } catch (IllegalArgumentException e) {
         throw new ServletException(e.getMessage(), e);
       }
       cache = PageCache.start(config);
       cache.attach(filterConfig.getServletContext());
       filterConfig.getServletContext().setAttribute(PageCache.CONTEXT_ATTRIBUTE, cache);
+      filterConfig.getServletContext().setAttribute(Counters.class.getName(), cache.counters());
       owner = true;
     }
     flow = new PageFlow(cache);

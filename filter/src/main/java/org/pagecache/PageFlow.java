@@ -24,6 +24,7 @@ import org.pagecache.capture.CapturingResponse;
 import org.pagecache.capture.PageBuilder;
 import org.pagecache.capture.PageSender;
 import org.pagecache.capture.PageSender.Label;
+import org.pagecache.counters.Placeholders;
 import org.pagecache.freshness.Freshness;
 import org.pagecache.freshness.Freshness.Decision;
 import org.pagecache.key.PageKey;
@@ -72,6 +73,9 @@ final class PageFlow {
     if (!"GET".equals(method) && !"HEAD".equals(method)) {
       chain.doFilter(req, res);
       return;
+    }
+    if (cache.visitors != null) {
+      cache.counters.visit(cache.visitors.of(req)); // never throws; deduplicated per window in this JVM
     }
     String handler = cache.policies.handlerFor(req);
     CachePolicy policy = cache.policies.policy(handler);
@@ -212,16 +216,54 @@ final class PageFlow {
 
   // ---- serving ----
 
+  /** Serves a stored page, counting its views and filling its counters in: live even on a hit. */
   private void serve(Page p, CachedPage page, Event event, String xCache, String cacheStatus) throws IOException {
     p.stats.record(event);
+    Map<String, Long> counts = isHead(p) || page.viewKeys().isEmpty() ? Map.of() : cache.live.count(page.viewKeys());
+    byte[] rendered = page.placeholders() ? cache.live.render(page.body(), counts) : null;
     PageSender.send(p.req, p.res, page, cache.clock.millis(), new Label(cacheHeader, xCache, cacheStatus),
-        null, cache.config.maxEntrySize * 8);
+        rendered, cache.config.maxEntrySize * 8);
   }
 
+  /** Sends a response that was captured but not stored, with its counters live too. */
+  private void replay(Page p, Captured c, Label label) throws IOException {
+    List<String> declared = LiveCounts.declared(p.req);
+    Map<String, Long> counts = isHead(p) || declared.isEmpty() ? Map.of() : cache.live.count(declared);
+    Captured out = Placeholders.contains(c.body()) ? c.withBody(cache.live.render(c.body(), counts)) : c;
+    PageSender.replay(p.req, p.res, out, label);
+  }
+
+  /**
+   * Runs the handler without the cache. A GET is still captured (never stored) so its counter
+   * placeholders are filled in and its declared views counted, durably even while memcached is
+   * down; bodies past max.entry.size and async responses stream straight through as usual. HEAD
+   * goes straight through: the container's HEAD handling computes the length itself.
+   */
   private void bypass(Page p, String reason) throws IOException, ServletException {
     p.stats.record(Event.BYPASS);
-    new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=" + detail(reason)).apply(p.res);
-    p.chain.doFilter(p.req, p.res);
+    Label label = new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=" + detail(reason));
+    if (isHead(p)) {
+      label.apply(p.res);
+      p.chain.doFilter(p.req, p.res);
+      return;
+    }
+    CapturingResponse capture = newCapture(p);
+    capture.onPassThrough(label::apply);
+    p.chain.doFilter(CaptureRequest.asSent(p.req, capture), capture);
+    Captured c = capture.finish();
+    if (c.passedThrough()) {
+      cache.live.count(LiveCounts.declared(p.req));
+      return;
+    }
+    replay(p, c, label);
+  }
+
+  private CapturingResponse newCapture(Page p) {
+    return new CapturingResponse(p.res, cache.config.maxEntrySize, p.req.getServletContext().getResponseCharacterEncoding());
+  }
+
+  private static boolean isHead(Page p) {
+    return "HEAD".equals(p.req.getMethod());
   }
 
   private long ttlLeft(CachedPage page) {
@@ -276,13 +318,12 @@ final class PageFlow {
 
   private void rebuild(Page p, Found found, CachedPage stale, String owner) throws IOException, ServletException {
     long start = cache.clock.millis();
-    CapturingResponse capture = new CapturingResponse(p.res, cache.config.maxEntrySize,
-        p.req.getServletContext().getResponseCharacterEncoding());
+    CapturingResponse capture = newCapture(p);
     capture.onPassThrough(new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=streamed")::apply);
     markRecentInvalidation(p, found, start);
     Captured c;
     try {
-      p.chain.doFilter(new CaptureRequest(p.req, capture), capture);
+      p.chain.doFilter(CaptureRequest.forSharing(p.req, capture), capture);
       c = capture.finish();
     } catch (IOException | ServletException | RuntimeException e) {
       unlock(p, found.key, owner);
@@ -295,6 +336,8 @@ final class PageFlow {
       throw e;
     }
     if (c.passedThrough()) {
+      // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
+      rememberUncacheable(p, found.key, c.overflowed() ? "too-large" : "async", start);
       unlock(p, found.key, owner);
       p.stats.record(Event.BYPASS);
       return;
@@ -317,12 +360,11 @@ final class PageFlow {
     }
     if (refusal != null) {
       if (c.status() < 500) {
-        storeQuietly(p, found.key, cache.codec.encode(CachedPage.uncacheable(refusal, start,
-            start + cache.config.uncacheableTtl.toMillis())), (int) cache.config.uncacheableTtl.toSeconds());
+        rememberUncacheable(p, found.key, refusal, start);
       }
       unlock(p, found.key, owner);
       p.stats.record(Event.BYPASS);
-      PageSender.replay(p.req, p.res, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=" + detail(refusal)));
+      replay(p, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=" + detail(refusal)));
       return;
     }
     store(p, found, cc, stale, owner, start, fresh);
@@ -343,7 +385,8 @@ final class PageFlow {
       tags = null;
     }
     CachedPage page = PageBuilder.build(c, new PageBuilder.Context(now, fresh.toMillis(), now - start,
-        found.token, tags == null ? List.of() : tags, viewKeys(p), false, vary, cacheHeader));
+        found.token, tags == null ? List.of() : tags, LiveCounts.declared(p.req), Placeholders.contains(c.body()),
+        vary, cacheHeader));
     byte[] bytes = cache.codec.encode(page);
     String fwd = stale != null ? "fwd=stale" : "fwd=uri-miss";
     if (tags == null) {
@@ -353,9 +396,10 @@ final class PageFlow {
       return;
     }
     if (bytes.length > cache.config.maxEntrySize) {
+      rememberUncacheable(p, found.key, "too-large", start);
       unlock(p, found.key, owner);
       p.stats.record(Event.BYPASS);
-      PageSender.replay(p.req, p.res, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=too-large"));
+      replay(p, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=too-large"));
       return;
     }
     boolean stored = storeQuietly(p, key, bytes, storeTtlSeconds(fresh.plus(p.policy.grace())));
@@ -364,6 +408,12 @@ final class PageFlow {
     }
     unlock(p, found.key, owner);
     serve(p, page, Event.MISS, "MISS", "PageCache; " + fwd + (stored ? "; stored" : "; detail=store-unavailable"));
+  }
+
+  /** A small marker entry: this page is not cacheable, bypass it without waiting or capturing. */
+  private void rememberUncacheable(Page p, String key, String reason, long now) {
+    CachedPage marker = CachedPage.uncacheable(reason, now, now + cache.config.uncacheableTtl.toMillis());
+    storeQuietly(p, key, cache.codec.encode(marker), (int) Math.max(1, cache.config.uncacheableTtl.toSeconds()));
   }
 
   private boolean storeQuietly(Page p, String key, byte[] bytes, int ttlSeconds) {
@@ -399,11 +449,7 @@ final class PageFlow {
     return vary;
   }
 
-  /**
-   * The page's tags with the versions to record. A version newer than the build's start means an
-   * invalidation raced the build: recording the start instead keeps the page STALE, so the data
-   * read before the invalidation is never taken as fresh.
-   */
+  /** The page's tags (declared and from X-Cache-Tags) with the versions to record (see TagVersions.forBuild). */
   private List<TagVersion> tagVersions(Page p, Captured c, long start) {
     LinkedHashSet<String> names = new LinkedHashSet<>();
     Object declared = p.req.getAttribute(PageCache.TAGS_ATTRIBUTE);
@@ -418,22 +464,12 @@ final class PageFlow {
       return List.of();
     }
     List<String> bounded = new ArrayList<>(names).subList(0, Math.min(names.size(), PageCache.MAX_TAGS));
-    Map<String, Long> current = cache.tags.current(bounded);
+    Map<String, Long> recorded = cache.tags.forBuild(bounded, start);
     List<TagVersion> tags = new ArrayList<>();
     for (String tag : bounded) {
-      tags.add(new TagVersion(tag, Math.min(current.getOrDefault(tag, 0L), start)));
+      tags.add(new TagVersion(tag, recorded.getOrDefault(tag, 0L)));
     }
     return tags;
-  }
-
-  private static List<String> viewKeys(Page p) {
-    Object declared = p.req.getAttribute(PageCache.VIEWS_ATTRIBUTE);
-    if (!(declared instanceof List<?> list)) {
-      return List.of();
-    }
-    synchronized (list) {
-      return list.stream().map(String::valueOf).distinct().limit(PageCache.MAX_TAGS).toList();
-    }
   }
 
   /** Tells the application that this rebuild follows a fresh invalidation (read from the primary). */

@@ -4,16 +4,20 @@ import jakarta.servlet.DispatcherType;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.pagecache.key.PageKey;
 import org.pagecache.store.Store;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.JettyServer;
+import org.pagecache.testing.MemcachedExtension;
 
 /**
  * A test site: embedded Jetty with the PageCacheFilter in front of named handlers, on real
@@ -28,12 +32,15 @@ final class CachedSite implements AutoCloseable {
   private final Map<String, String[]> mappings = new LinkedHashMap<>();
   private Clock clock = Clock.systemUTC();
   private Store store;
+  private org.pagecache.counters.CountSource source;
   private boolean forwardDispatch;
+  private final List<Consumer<ServletContextHandler>> extras = new ArrayList<>();
   JettyServer jetty;
   PageCache cache;
 
   CachedSite(String servers) {
     params.put("memcached.servers", servers);
+    params.put("memcached.op.timeout", MemcachedExtension.TEST_OP_TIMEOUT.toMillis() + "ms");
     params.put("namespace", "s" + SITES.incrementAndGet() + "x" + ProcessHandle.current().pid() % 1000);
   }
 
@@ -58,8 +65,19 @@ final class CachedSite implements AutoCloseable {
     return this;
   }
 
+  CachedSite countSource(org.pagecache.counters.CountSource source) {
+    this.source = source;
+    return this;
+  }
+
   CachedSite alsoOnForward() {
     this.forwardDispatch = true;
+    return this;
+  }
+
+  /** More setup of the context before it starts: other servlets, a security handler. */
+  CachedSite with(Consumer<ServletContextHandler> setup) {
+    extras.add(setup);
     return this;
   }
 
@@ -69,6 +87,9 @@ final class CachedSite implements AutoCloseable {
     if (store != null) {
       b.store(store);
     }
+    if (source != null) {
+      b.countSource(source);
+    }
     PageCacheFilter filter = new PageCacheFilter(b.build());
     jetty = JettyServer.start(ctx -> {
       FilterHolder holder = new FilterHolder(filter);
@@ -76,6 +97,7 @@ final class CachedSite implements AutoCloseable {
           ? EnumSet.of(DispatcherType.REQUEST, DispatcherType.FORWARD, DispatcherType.INCLUDE)
           : EnumSet.of(DispatcherType.REQUEST));
       handlers.forEach(e -> JettyServer.servlet(ctx, e.getKey(), e.getValue(), mappings.get(e.getKey())));
+      extras.forEach(setup -> setup.accept(ctx));
     });
     cache = PageCache.from(jetty.context().getServletContext());
     return this;

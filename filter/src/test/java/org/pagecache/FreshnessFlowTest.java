@@ -45,6 +45,15 @@ class FreshnessFlowTest {
     return site;
   }
 
+  /** {@code n} concurrent GETs of one path on the pool's threads. */
+  private List<Future<HttpResponse<byte[]>>> requests(ExecutorService pool, int n, String path) {
+    List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      futures.add(pool.submit(() -> site.get(path)));
+    }
+    return futures;
+  }
+
   private static String xcache(HttpResponse<?> r) {
     return r.headers().firstValue("X-Cache").orElse(null);
   }
@@ -97,10 +106,7 @@ class FreshnessFlowTest {
     int n = 200;
     ExecutorService pool = Executors.newFixedThreadPool(50);
     try {
-      List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        futures.add(pool.submit(() -> site.get("/hot")));
-      }
+      List<Future<HttpResponse<byte[]>>> futures = requests(pool, n, "/hot");
       // Every request except the rebuilder completes while the rebuild is still held at the gate.
       int done = 0;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -146,10 +152,7 @@ class FreshnessFlowTest {
     int n = 200;
     ExecutorService pool = Executors.newFixedThreadPool(50);
     try {
-      List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        futures.add(pool.submit(() -> site.get("/cold")));
-      }
+      List<Future<HttpResponse<byte[]>>> futures = requests(pool, n, "/cold");
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       while (h.calls.get() == 0 && System.nanoTime() < deadline) {
         Thread.sleep(5);
@@ -215,6 +218,18 @@ class FreshnessFlowTest {
   }
 
   @Test
+  void aNodeThatComesBackWithAnOlderTokenIsRaisedAgain() {
+    site().handler("t", SiteServlets.page(), "/t").start();
+    site.get("/t");
+    long token = site.cache.refreshHandler("t").token();
+    String key = site.cache.tokens.key("t");
+    memcached.text(0).setRaw(key, Long.toString(token - 60_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, 0);
+    HttpResponse<byte[]> r = site.get("/t");
+    assertEquals("MISS", xcache(r), "the page built before the refresh is still condemned");
+    assertEquals(token, Long.parseLong(memcached.text(0).get(key).trim()), "the older token was raised back");
+  }
+
+  @Test
   void aTagInvalidationReachesPagesOfTwoHandlers() {
     SiteServlets.Handler article = SiteServlets.of((req, res, call) -> {
       PageCache.tag(req, "article:42");
@@ -241,6 +256,50 @@ class FreshnessFlowTest {
     assertEquals("MISS", xcache(l2));
     assertEquals("HIT", xcache(site.get("/other")));
     assertEquals("HIT", xcache(site.get("/article/42")));
+  }
+
+  @Test
+  void aPageWithABrandNewTagIsAHitOnItsSecondRequest() {
+    site().handler("tagged", SiteServlets.of((req, res, call) -> {
+      PageCache.tag(req, "brand-new-tag");
+      clock.advance(Duration.ofMillis(3)); // building takes time: the tag is created after the build started
+      res.getWriter().print("call " + call);
+    }), "/tagged").start();
+    assertEquals("MISS", xcache(site.get("/tagged")));
+    assertEquals("HIT", xcache(site.get("/tagged")));
+    assertEquals(1, site.calls("tagged"));
+  }
+
+  @Test
+  void anInvalidationDuringTheBuildKeepsThePageStale() throws Exception {
+    SiteServlets.Handler h = SiteServlets.of((req, res, call) -> {
+      PageCache.tag(req, "racy");
+      res.getWriter().print("call " + call);
+    });
+    site().set("tag.cache", "1ms").handler("racy", h, "/racy").start();
+    site.get("/racy");
+    clock.advance(Duration.ofSeconds(61));
+    CountDownLatch gate = new CountDownLatch(1);
+    h.gate.set(gate);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<HttpResponse<byte[]>> rebuild = pool.submit(() -> site.get("/racy"));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (h.calls.get() < 2 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      clock.advance(Duration.ofMillis(10));
+      site.cache.invalidateTag("racy"); // the editor saves while the page is being built
+      gate.countDown();
+      assertEquals("MISS", xcache(rebuild.get(30, TimeUnit.SECONDS)));
+    } finally {
+      h.gate.set(null);
+      pool.shutdownNow();
+    }
+    clock.advance(Duration.ofMillis(10));
+    HttpResponse<byte[]> after = site.get("/racy");
+    assertEquals("MISS", xcache(after), "built from data older than the invalidation: rebuilt again");
+    assertTrue(Http.text(after).contains("call 3"));
   }
 
   @Test

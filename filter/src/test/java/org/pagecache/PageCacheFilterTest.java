@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
+import org.pagecache.testing.MutableClock;
 
 /** The filter through real HTTP on embedded Jetty with a real memcached: what a page cache must do. */
 class PageCacheFilterTest {
@@ -111,6 +112,50 @@ class PageCacheFilterTest {
     assertEquals(etag, conditional.headers().firstValue("ETag").orElse(null));
     assertEquals(200, site.get("/page/etag", "If-None-Match", "\"other\"").statusCode());
     assertEquals(1, site.calls("page"));
+  }
+
+  @Test
+  void aNotModifiedCarriesTheValidatorsAndCachingHeaders() {
+    site().handler("cc", SiteServlets.of((req, res, call) -> {
+      res.setHeader("Cache-Control", "public, max-age=30");
+      res.setContentType("text/html");
+      res.getWriter().print(SiteServlets.filler(20));
+    }), "/cc").start();
+    String etag = site.get("/cc").headers().firstValue("ETag").orElseThrow();
+    HttpResponse<byte[]> notModified = site.get("/cc", "If-None-Match", etag, "Accept-Encoding", "gzip");
+    assertEquals(304, notModified.statusCode());
+    assertEquals("public, max-age=30", notModified.headers().firstValue("Cache-Control").orElse(null));
+    assertTrue(notModified.headers().firstValue("Vary").orElse("").contains("Accept-Encoding"));
+    assertTrue(notModified.headers().firstValue("ETag").isPresent());
+    assertFalse(notModified.headers().firstValue("Content-Encoding").isPresent());
+  }
+
+  @Test
+  void aHitHasOneContentLengthAndNoTransferEncoding() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    site.get("/page/cl");
+    String raw = Http.raw(site.jetty.port(), "GET /page/cl HTTP/1.1\r\nHost: 127.0.0.1:" + site.jetty.port() + "\r\nConnection: close\r\n\r\n");
+    String head = raw.substring(0, raw.indexOf("\r\n\r\n")).toLowerCase();
+    assertTrue(head.contains("x-cache: hit"), head);
+    assertEquals(1, head.split("content-length:", -1).length - 1, head);
+    assertFalse(head.contains("transfer-encoding"), head);
+  }
+
+  @Test
+  void theHandlersMaxAgeSetsTheTtlWhenThePolicyHonoursIt() {
+    MutableClock clock = new MutableClock();
+    site = new CachedSite(memcached.servers()).clock(clock).set("policies", "honest: cache-control=honor")
+        .handler("honest", SiteServlets.header("Cache-Control", "public, s-maxage=5, max-age=600"), "/honest")
+        .handler("plain", SiteServlets.header("Cache-Control", "public, s-maxage=5"), "/plain")
+        .handler("zero", SiteServlets.header("Cache-Control", "max-age=0"), "/zero");
+    site.set("policies", "honest: cache-control=honor; zero: cache-control=honor").start();
+    site.get("/honest");
+    site.get("/plain");
+    clock.advance(java.time.Duration.ofSeconds(6));
+    assertEquals("MISS", xcache(site.get("/honest")), "s-maxage=5 was the TTL");
+    assertEquals("HIT", xcache(site.get("/plain")), "not honoured: the default 60 s TTL");
+    site.get("/zero");
+    assertEquals("BYPASS", xcache(site.get("/zero")), "max-age=0 means do not store");
   }
 
   @Test
@@ -325,9 +370,11 @@ class PageCacheFilterTest {
     assertEquals(200, first.statusCode());
     assertEquals(size, first.body().length);
     assertEquals((byte) (8191 * 31 + 1), first.body()[8191]);
+    assertNotNull(memcached.text(0).getBytes(site.pageKey("big", "/big", null)), "remembered as uncacheable");
     HttpResponse<byte[]> second = site.get("/big");
     assertEquals(size, second.body().length);
     assertEquals("BYPASS", xcache(second));
+    assertTrue(second.headers().firstValue("Cache-Status").orElse("").contains("too-large"));
     assertEquals(2, site.calls("big"));
   }
 

@@ -29,16 +29,31 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
       "if-modified-since", "if-match", "if-unmodified-since", "accept-encoding");
 
   private final CapturingResponse capture;
+  private final boolean shared;
 
-  public CaptureRequest(HttpServletRequest request, CapturingResponse capture) {
+  private CaptureRequest(HttpServletRequest request, CapturingResponse capture, boolean shared) {
     super(request);
     this.capture = capture;
+    this.shared = shared;
+  }
+
+  /** For a page being built for the cache: the full representation every client can share. */
+  public static CaptureRequest forSharing(HttpServletRequest request, CapturingResponse capture) {
+    return new CaptureRequest(request, capture, true);
+  }
+
+  /**
+   * For a response captured only to fill in counters before it is sent (a bypass): the request is
+   * left as the client sent it; only going async is intercepted.
+   */
+  public static CaptureRequest asSent(HttpServletRequest request, CapturingResponse capture) {
+    return new CaptureRequest(request, capture, false);
   }
 
   @Override
   public String getMethod() {
     String method = super.getMethod();
-    return "HEAD".equals(method) ? "GET" : method;
+    return shared && "HEAD".equals(method) ? "GET" : method;
   }
 
   @Override
@@ -64,7 +79,7 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
   @Override
   public Enumeration<String> getHeaderNames() {
     List<String> names = Collections.list(super.getHeaderNames());
-    names.removeIf(CaptureRequest::hidden);
+    names.removeIf(this::hidden);
     return Collections.enumeration(names);
   }
 
@@ -88,7 +103,7 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
     }
   }
 
-  private static boolean hidden(String name) {
-    return name != null && HIDDEN.contains(name.toLowerCase(Locale.ROOT));
+  private boolean hidden(String name) {
+    return shared && name != null && HIDDEN.contains(name.toLowerCase(Locale.ROOT));
   }
 }

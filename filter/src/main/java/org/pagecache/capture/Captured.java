@@ -27,6 +27,11 @@ public record Captured(
     boolean passedThrough,
     boolean trailers) {
 
+  /** The same response with another body (e.g. counters filled in). */
+  public Captured withBody(byte[] newBody) {
+    return new Captured(status, headers, cookies, newBody, errorMessage, overflowed, passedThrough, trailers);
+  }
+
   /** The first value of a header, case-insensitively, or null. */
   public String header(String name) {
     for (Header h : headers) {

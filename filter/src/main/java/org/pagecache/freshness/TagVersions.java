@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.pagecache.key.Namespace;
 import org.pagecache.store.Store;
@@ -39,6 +41,23 @@ public final class TagVersions {
 
   /** Current versions of the tags: from this JVM's short cache, the rest in one multi-get. */
   public Map<String, Long> current(Collection<String> tags) {
+    return read(tags, null);
+  }
+
+  /**
+   * The versions a page whose build started at {@code buildStart} records. A version newer than
+   * the start means an invalidation raced the build, so the start is recorded instead and the
+   * page stays STALE (its data may predate the invalidation). A version this call created for a
+   * tag that had none is no invalidation and is recorded as it is.
+   */
+  public Map<String, Long> forBuild(Collection<String> tags, long buildStart) {
+    Set<String> created = new HashSet<>();
+    Map<String, Long> versions = read(tags, created);
+    versions.replaceAll((tag, v) -> created.contains(tag) ? v : Math.min(v, buildStart));
+    return versions;
+  }
+
+  private Map<String, Long> read(Collection<String> tags, Set<String> created) {
     long now = clock.millis();
     Map<String, Long> versions = new HashMap<>();
     List<String> toRead = new ArrayList<>();
@@ -63,6 +82,9 @@ public final class TagVersions {
       long version = Versions.parse(found.get(e.getKey()));
       if (version == 0) {
         version = recreate(e.getKey(), now);
+        if (created != null) {
+          created.add(tag);
+        }
       }
       remember(tag, version, now);
       versions.put(tag, version);

@@ -17,7 +17,7 @@ import org.pagecache.store.StoreException;
  * each token alive at least as long as the longest-lived page of its handler. Against eviction or a
  * node that restarts, each JVM remembers the largest token it has seen per handler, uses the larger
  * of that and what memcached says, and puts a lost token back with {@code add} (never overwriting a
- * newer one written meanwhile).
+ * newer one written meanwhile; a node that comes back holding an older token is raised with cas).
  */
 public final class UpdateTokens {
   private final Store store;
@@ -49,7 +49,7 @@ public final class UpdateTokens {
     }
     if (remembered > stored) {
       try {
-        store.add(key(handler), Versions.encode(remembered), 0);
+        Versions.atLeast(store, key(handler), remembered, 0);
       } catch (StoreException e) {
         // memcached is failing; the page path already fails open
       }

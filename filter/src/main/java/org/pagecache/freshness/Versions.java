@@ -2,6 +2,7 @@ package org.pagecache.freshness;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.concurrent.ThreadLocalRandom;
 import org.pagecache.store.Store;
 
 /**
@@ -10,7 +11,7 @@ import org.pagecache.store.Store;
  * each write is at least the previous value plus one.
  */
 final class Versions {
-  private static final int MAX_ATTEMPTS = 20;
+  private static final int MAX_ATTEMPTS = 50;
 
   private Versions() {}
 
@@ -29,8 +30,39 @@ final class Versions {
       if (store.cas(key, encode(next), current.casUnique(), ttlSeconds)) {
         return next;
       }
+      backOff(attempt); // another writer won this round; spread the retries so one of us wins the next
     }
     throw new IllegalStateException("could not raise " + key + " after " + MAX_ATTEMPTS + " attempts");
+  }
+
+  /**
+   * Makes the version at {@code key} at least {@code floor}: re-adds it when memcached lost it,
+   * raises it when a node came back holding an older one, leaves a newer one alone.
+   */
+  static void atLeast(Store store, String key, long floor, int ttlSeconds) {
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      Store.Versioned current = store.gets(key);
+      if (current == null) {
+        if (store.add(key, encode(floor), ttlSeconds)) {
+          return;
+        }
+        continue;
+      }
+      if (parse(current.value()) >= floor
+          || store.cas(key, encode(floor), current.casUnique(), ttlSeconds)) {
+        return;
+      }
+    }
+  }
+
+  /** A jittered pause that grows with the attempts (at most ~10 ms): refreshes are editor actions, not the hot path. */
+  private static void backOff(int attempt) {
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextInt(1 + Math.min(attempt, 10)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while raising a version", e);
+    }
   }
 
   static byte[] encode(long value) {

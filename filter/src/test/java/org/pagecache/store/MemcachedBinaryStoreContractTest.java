@@ -19,6 +19,7 @@ class MemcachedBinaryStoreContractTest extends AbstractMemcachedStoreContractTes
 
   @Override
   protected MemcachedStore.Settings settings() {
-    return new MemcachedStore.Settings(memcached.servers(), true, Duration.ofSeconds(1), Duration.ofMillis(200), 1);
+    return new MemcachedStore.Settings(memcached.servers(), true, Duration.ofSeconds(1),
+        MemcachedExtension.TEST_OP_TIMEOUT, 1);
   }
 }

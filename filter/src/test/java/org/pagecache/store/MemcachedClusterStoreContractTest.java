@@ -26,7 +26,7 @@ class MemcachedClusterStoreContractTest extends AbstractMemcachedStoreContractTe
   @Override
   protected MemcachedStore.Settings settings() {
     return new MemcachedStore.Settings(memcached.weightedServers(1, 1, 2), false, Duration.ofSeconds(1),
-        Duration.ofMillis(200), 1);
+        MemcachedExtension.TEST_OP_TIMEOUT, 1);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package org.pagecache.store;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.time.Duration;
 import org.pagecache.testing.MemcachedExtension;
 
 /** The contract on one real memcached, text protocol (the production setting). */
@@ -15,6 +16,7 @@ class MemcachedStoreContractTest extends AbstractMemcachedStoreContractTest {
 
   @Override
   protected MemcachedStore.Settings settings() {
-    return MemcachedStore.Settings.defaults(memcached.servers());
+    return new MemcachedStore.Settings(memcached.servers(), false, Duration.ofSeconds(1),
+        MemcachedExtension.TEST_OP_TIMEOUT, 1);
   }
 }

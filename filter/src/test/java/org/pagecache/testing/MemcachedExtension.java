@@ -68,6 +68,12 @@ public final class MemcachedExtension implements BeforeAllCallback, AfterAllCall
   }
 
   /** {@code count} memcached servers with 64 MB each. */
+  /**
+   * Op timeout for tests that check what the cache does, not how fast: generous, so a loaded
+   * 2-core CI machine never turns a slow answer into a miss. Failure tests choose short ones.
+   */
+  public static final java.time.Duration TEST_OP_TIMEOUT = java.time.Duration.ofSeconds(2);
+
   public static MemcachedExtension nodes(int count) {
     return new MemcachedExtension(count, DEFAULT_MEMORY_MB);
   }

@@ -1,0 +1,29 @@
+package org.pagecache.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.testing.MemcachedExtension;
+
+class WeightedClusterExampleTest {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(3);
+
+  @Test
+  void theServerWithTwiceTheWeightHoldsTheMostPages() throws Exception {
+    Output out = new Output();
+
+    Map<String, Long> gained = WeightedClusterExample.run(memcached.weightedServers(1, 1, 2), 400, out.stream);
+
+    List<Long> items = List.of(gained.get(memcached.node(0).address()), gained.get(memcached.node(1).address()),
+        gained.get(memcached.node(2).address()));
+    assertEquals(400, items.stream().mapToLong(Long::longValue).sum(), "one item per page: " + gained);
+    assertTrue(items.get(2) > items.get(0) && items.get(2) > items.get(1), "weight 2 beats weight 1: " + gained);
+    assertTrue(items.get(0) > 50 && items.get(1) > 50, "every server has its share: " + gained);
+    assertTrue(out.text().contains("(400 MISS), then read them again (400 HIT)"), out.text());
+  }
+}

@@ -1,0 +1,97 @@
+package org.pagecache.admin;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.pagecache.CachePolicy;
+import org.pagecache.PageCache;
+import org.pagecache.store.Store;
+
+/**
+ * Everything the admin page and {@code api/stats} show, read once per request: the HTML and the
+ * JSON render the same values, and rendering never touches memcached.
+ */
+record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> handlers, List<ServerRow> servers) {
+
+  /**
+   * Reads the cache's handlers (configured policies and handlers seen in stats) and asks every
+   * memcached server for its stats.
+   *
+   * @param hidden a handler not to list: the admin servlet's own name (the filter sees it too)
+   */
+  static Snapshot of(PageCache cache, String hidden) {
+    Map<String, HandlerRow> rows = new TreeMap<>();
+    Map<String, String> specs = new TreeMap<>();
+    for (CachePolicy p : cache.policies()) {
+      specs.put(p.handler(), p.spec());
+    }
+    Collection<HandlerStats> all = cache.stats().all();
+    for (HandlerStats s : all) {
+      specs.putIfAbsent(s.handler(), "");
+    }
+    specs.remove(hidden);
+    for (Map.Entry<String, String> e : specs.entrySet()) {
+      String name = e.getKey();
+      HandlerStats stats = cache.stats().seen(name) ? cache.stats().handler(name) : new HandlerStats(name);
+      rows.put(name, HandlerRow.of(stats, e.getValue()));
+    }
+    List<ServerRow> servers = cache.store().serverStats().stream().map(ServerRow::of).toList();
+    return new Snapshot(cache.config().clock().instant(), cache.store().describe(), cache.storeDown(),
+        List.copyOf(rows.values()), servers);
+  }
+
+  /** One handler: its policy and this JVM's counters since start. */
+  record HandlerRow(String name, String policy, long hits, long stale, long misses, long rebuilds,
+      long lockWaits, long bypasses, long storeErrors, double hitRatio, long lastRefreshMillis,
+      String lastRefreshBy, long lastToken, long rebuiltSinceRefresh, String trace) {
+
+    static HandlerRow of(HandlerStats s, String policy) {
+      return new HandlerRow(s.handler(), policy, s.hits.sum(), s.stale.sum(), s.misses.sum(), s.rebuilds.sum(),
+          s.lockWaits.sum(), s.bypasses.sum(), s.storeErrors.sum(), s.hitRatio(), s.lastRefreshMillis(),
+          s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh.sum(), s.trace());
+    }
+
+    boolean refreshed() {
+      return lastRefreshMillis > 0;
+    }
+
+    /** Whether any request has been decided by the cache (otherwise the hit ratio means nothing). */
+    boolean counted() {
+      return hits + stale + misses > 0;
+    }
+  }
+
+  /** One memcached server as {@code stats} and {@code stats slabs} describe it; numbers are null when down or absent. */
+  record ServerRow(String address, boolean up, String version, Long uptimeSeconds, Long currItems, Long bytes,
+      Long limitMaxbytes, Long getHits, Long getMisses, Long evictions, Long cmdFlush, List<SlabClass> slabs) {
+
+    static ServerRow of(Store.ServerStats s) {
+      Map<String, String> st = s.stats();
+      return new ServerRow(s.address(), s.up(), st.get("version"), number(st, "uptime"), number(st, "curr_items"),
+          number(st, "bytes"), number(st, "limit_maxbytes"), number(st, "get_hits"), number(st, "get_misses"),
+          number(st, "evictions"), number(st, "cmd_flush"), SlabClass.parse(s.slabs()));
+    }
+
+    /** get_hits / (get_hits + get_misses), null when unknown or no gets yet. */
+    Double getHitRatio() {
+      if (getHits == null || getMisses == null || getHits + getMisses == 0) {
+        return null;
+      }
+      return (double) getHits / (getHits + getMisses);
+    }
+  }
+
+  static Long number(Map<String, String> stats, String name) {
+    String v = stats.get(name);
+    if (v == null) {
+      return null;
+    }
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package org.pagecache.counters;
+
+import java.time.Clock;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.pagecache.key.Namespace;
+import org.pagecache.store.Store;
+
+/**
+ * Live view counters and an online-visitors counter kept in memcached, shared by all frontends:
+ * the counts a page shows without writing to the database on every view.
+ *
+ * <pre>{@code
+ * Counters counters = Counters.builder(store, namespace)
+ *     .settings(CountersSettings.parse("window=5m, buckets=6, flushInterval=1m"))
+ *     .source(objectKey -> articles.views(objectKey))        // where a counter starts
+ *     .sink(increments -> articles.addViews(increments))     // where counted views end up
+ *     .build();
+ * long views = counters.viewed("article:42");   // counts one view, returns the new count
+ * counters.visit(visitorId.of(request));         // once per request
+ * long online = counters.online();
+ * }</pre>
+ *
+ * <p>Never throws because of memcached: when it is down or slow, counting degrades silently —
+ * {@code viewed}/{@code views} return the last count this JVM saw (-1 if none), {@code online}
+ * the last known value (-1 if none) — with one log line when memcached goes away and one when it
+ * is back. Views keep reaching the {@link CountSink} meanwhile; see {@link #close()} for what a
+ * JVM loses when it dies.
+ *
+ * <p>Thread-safe; one instance per application (the page-cache filter publishes it in the
+ * ServletContext under {@code Counters.class.getName()}). It does not own the store.
+ */
+public final class Counters implements AutoCloseable {
+  private final CountersSettings settings;
+  private final ViewMode views;
+  private final ViewFlusher flusher;
+  private final OnlineCounter online;
+  private final OnlineDisplay onlineDisplay;
+  private final FailOpen failOpen;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private Counters(Builder b) {
+    this.settings = b.settings;
+    this.failOpen = new FailOpen(b.store.describe(), b.clock);
+    ViewCounter counter = new ViewCounter(b.store, b.namespace, b.source, settings.ttl(), b.clock);
+    this.views = ViewMode.of(settings, counter, failOpen);
+    this.flusher = new ViewFlusher(b.sink, settings.flushInterval(), b.clock);
+    this.online = new OnlineCounter(b.store, b.namespace, settings, b.clock);
+    this.onlineDisplay = new OnlineDisplay(online, failOpen, b.clock, settings.onlineCacheFor());
+  }
+
+  public static Builder builder(Store store, Namespace namespace) {
+    return new Builder(store, namespace);
+  }
+
+  /**
+   * Counts one view of {@code objectKey} (e.g. {@code article:42}); returns the new count, or
+   * while memcached is away the last known one, or -1.
+   */
+  public long viewed(String objectKey) {
+    Objects.requireNonNull(objectKey, "objectKey");
+    // The durable count first: it must not depend on memcached answering.
+    flusher.record(objectKey, 1);
+    return views.viewed(objectKey);
+  }
+
+  /** The current count without counting; the last known count or -1 when memcached is away. */
+  public long views(String objectKey) {
+    Objects.requireNonNull(objectKey, "objectKey");
+    return views.views(objectKey);
+  }
+
+  /** Counts of several objects in one memcached round trip, in the order given. */
+  public Map<String, Long> views(Collection<String> objectKeys) {
+    objectKeys.forEach(k -> Objects.requireNonNull(k, "objectKey"));
+    if (objectKeys.isEmpty()) {
+      return Map.of();
+    }
+    return views.views(objectKeys);
+  }
+
+  /** Notes a request of this visitor (see {@link VisitorId}); counted once per window. */
+  public void visit(String visitorId) {
+    Objects.requireNonNull(visitorId, "visitorId");
+    failOpen.run(() -> online.visit(visitorId));
+  }
+
+  /** Distinct visitors in the last window; the last known value or -1 when memcached is away. */
+  public long online() {
+    return onlineDisplay.get();
+  }
+
+  /**
+   * Sends aggregated views to memcached and pending views to the sink now, instead of at the
+   * next interval; true when both took everything. For tests.
+   */
+  boolean flushNow() {
+    boolean pushed = !(views instanceof LocalAggregation aggregation) || aggregation.pushNow();
+    return flusher.flushNow() && pushed;
+  }
+
+  public CountersSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Stops the background threads, sends locally aggregated views to memcached and flushes the
+   * views not yet in the {@link CountSink}. What a JVM that dies without this call loses: the
+   * views counted since the last successful flush (at most one flush interval's worth, more while
+   * the sink fails) from the durable count, and with local aggregation the last interval's views
+   * from the displayed count. Idempotent; the store stays open (it is not ours).
+   */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      views.close();
+      flusher.close();
+    }
+  }
+
+  /** Everything but the store and namespace is optional: defaults, a source of 0, no sink. */
+  public static final class Builder {
+    private final Store store;
+    private final Namespace namespace;
+    private CountersSettings settings = CountersSettings.DEFAULTS;
+    private CountSource source = CountSource.ZERO;
+    private CountSink sink = CountSink.NONE;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder(Store store, Namespace namespace) {
+      this.store = Objects.requireNonNull(store, "store");
+      this.namespace = Objects.requireNonNull(namespace, "namespace");
+    }
+
+    public Builder settings(CountersSettings settings) {
+      this.settings = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
+    public Builder source(CountSource source) {
+      this.source = Objects.requireNonNull(source, "source");
+      return this;
+    }
+
+    public Builder sink(CountSink sink) {
+      this.sink = Objects.requireNonNull(sink, "sink");
+      return this;
+    }
+
+    /** The clock of the online window and the counters' timings; tests move it. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public Counters build() {
+      return new Counters(this);
+    }
+  }
+}

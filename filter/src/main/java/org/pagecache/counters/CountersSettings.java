@@ -1,0 +1,205 @@
+package org.pagecache.counters;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How the counters behave, validated as a whole: an invalid value fails at start-up with a message
+ * naming the setting and the value, never later at request time.
+ *
+ * <pre>{@code
+ * CountersSettings s = CountersSettings.builder().window(Duration.ofMinutes(5)).buckets(6).build();
+ * CountersSettings t = CountersSettings.parse("ttl=1d, window=5m, buckets=2, localAggregation=1s");
+ * }</pre>
+ *
+ * @param ttl lifetime of a view counter key in memcached; losing a key only costs a reload from
+ *     the {@link CountSource}, so a day keeps memory bounded without reloading often
+ * @param window how far back "online" looks: distinct visitors in the last {@code window}
+ * @param buckets number of memcached keys the window is spread over: 6 gives the article's five
+ *     one-minute buckets being shown while the sixth fills (a smooth count); 2 is the minimal
+ *     variant where one key fills while the other, the previous whole window, is shown
+ * @param localAggregation {@code 0s} (off): every view is one memcached {@code incr}; otherwise
+ *     views add up in this JVM and go to memcached as one {@code incr} per object per interval
+ * @param flushInterval how often counted views go to the {@link CountSink}
+ * @param onlineCacheFor how long a JVM reuses the online count before asking memcached again
+ */
+public record CountersSettings(
+    Duration ttl,
+    Duration window,
+    int buckets,
+    Duration localAggregation,
+    Duration flushInterval,
+    Duration onlineCacheFor) {
+
+  private static final Duration SECOND = Duration.ofSeconds(1);
+  private static final Duration THIRTY_DAYS = Duration.ofDays(30);
+  private static final Duration SHORTEST_INTERVAL = Duration.ofMillis(10);
+
+  /** Declared after the limits above, which building it reads. */
+  public static final CountersSettings DEFAULTS = builder().build();
+
+  public CountersSettings {
+    List<String> errors = validate(ttl, window, buckets, localAggregation, flushInterval, onlineCacheFor);
+    if (!errors.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", errors));
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Reads a one-line spec such as {@code ttl=1d, window=5m, buckets=6, localAggregation=off,
+   * flushInterval=1m, onlineCacheFor=1s} (for a web.xml init-param); unnamed settings keep their
+   * defaults. All mistakes are reported together.
+   */
+  public static CountersSettings parse(String spec) {
+    Builder builder = builder();
+    List<String> errors = new ArrayList<>();
+    for (String pair : spec.split(",")) {
+      if (pair.isBlank()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String name = eq < 0 ? pair.trim() : pair.substring(0, eq).trim();
+      String value = eq < 0 ? "" : pair.substring(eq + 1).trim();
+      builder.set(name, value, errors);
+    }
+    if (!errors.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", errors));
+    }
+    return builder.build();
+  }
+
+  /** The length of one online bucket: the window split over the buckets that are shown. */
+  public Duration bucketLength() {
+    return window.dividedBy(buckets - 1);
+  }
+
+  public boolean localAggregationEnabled() {
+    return !localAggregation.isZero();
+  }
+
+  private static List<String> validate(Duration ttl, Duration window, int buckets,
+      Duration localAggregation, Duration flushInterval, Duration onlineCacheFor) {
+    List<String> errors = new ArrayList<>();
+    between(errors, "ttl", ttl, SECOND, THIRTY_DAYS,
+        " (memcached reads longer times as dates)");
+    boolean bucketsValid = buckets >= 2 && buckets <= 60;
+    if (!bucketsValid) {
+      errors.add("counters.buckets: '" + buckets
+          + "' must be 6 (five shown one-minute buckets), 2 (the minimal variant) or another count from 2 to 60");
+    }
+    if (between(errors, "window", window, SECOND, Duration.ofDays(1), "") && bucketsValid) {
+      long shown = buckets - 1;
+      if (window.toMillis() % shown != 0 || window.toMillis() / shown < 1000) {
+        errors.add("counters.window: '" + Durations.format(window) + "' must split into " + shown
+            + " buckets of whole milliseconds, each at least 1s (buckets=" + buckets + ")");
+      } else if (onlineCacheFor != null && onlineCacheFor.toMillis() > window.toMillis() / shown) {
+        errors.add("counters.onlineCacheFor: '" + Durations.format(onlineCacheFor)
+            + "' must be at most one bucket (" + Durations.format(window.dividedBy(shown)) + ")");
+      }
+    }
+    if (localAggregation == null || !localAggregation.isZero()) {
+      between(errors, "localAggregation", localAggregation, SHORTEST_INTERVAL, Duration.ofMinutes(1),
+          " or 0s (off)");
+    }
+    between(errors, "flushInterval", flushInterval, SHORTEST_INTERVAL, Duration.ofDays(1), "");
+    between(errors, "onlineCacheFor", onlineCacheFor, Duration.ZERO, Duration.ofMinutes(1), "");
+    return errors;
+  }
+
+  private static boolean between(List<String> errors, String name, Duration value, Duration min,
+      Duration max, String hint) {
+    if (value == null) {
+      errors.add("counters." + name + ": missing");
+      return false;
+    }
+    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+      errors.add("counters." + name + ": '" + Durations.format(value) + "' must be between "
+          + Durations.format(min) + " and " + Durations.format(max) + hint);
+      return false;
+    }
+    return true;
+  }
+
+  /** Defaults: ttl 1d, window 5m over 6 buckets, no local aggregation, flush 1m, online cache 1s. */
+  public static final class Builder {
+    private Duration ttl = Duration.ofDays(1);
+    private Duration window = Duration.ofMinutes(5);
+    private int buckets = 6;
+    private Duration localAggregation = Duration.ZERO;
+    private Duration flushInterval = Duration.ofMinutes(1);
+    private Duration onlineCacheFor = Duration.ofSeconds(1);
+
+    private Builder() {}
+
+    public Builder ttl(Duration ttl) {
+      this.ttl = ttl;
+      return this;
+    }
+
+    public Builder window(Duration window) {
+      this.window = window;
+      return this;
+    }
+
+    public Builder buckets(int buckets) {
+      this.buckets = buckets;
+      return this;
+    }
+
+    /** {@link Duration#ZERO} turns local aggregation off. */
+    public Builder localAggregation(Duration interval) {
+      this.localAggregation = interval;
+      return this;
+    }
+
+    public Builder flushInterval(Duration flushInterval) {
+      this.flushInterval = flushInterval;
+      return this;
+    }
+
+    public Builder onlineCacheFor(Duration onlineCacheFor) {
+      this.onlineCacheFor = onlineCacheFor;
+      return this;
+    }
+
+    /** Throws {@link IllegalArgumentException} listing every invalid setting. */
+    public CountersSettings build() {
+      return new CountersSettings(ttl, window, buckets, localAggregation, flushInterval, onlineCacheFor);
+    }
+
+    private void set(String name, String value, List<String> errors) {
+      if (name.equals("buckets")) {
+        try {
+          buckets = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+          errors.add("counters.buckets: '" + value + "' is not a number; use 6 or 2");
+        }
+        return;
+      }
+      Duration d = Durations.parse(value);
+      if (d == null && isDurationSetting(name)) {
+        errors.add("counters." + name + ": '" + value
+            + "' is not a duration; use e.g. 500ms, 30s, 5m, 1h, 1d");
+        return;
+      }
+      switch (name) {
+        case "ttl" -> ttl = d;
+        case "window" -> window = d;
+        case "localAggregation" -> localAggregation = d;
+        case "flushInterval" -> flushInterval = d;
+        case "onlineCacheFor" -> onlineCacheFor = d;
+        default -> errors.add("counters: unknown setting '" + name
+            + "'; use ttl, window, buckets, localAggregation, flushInterval, onlineCacheFor");
+      }
+    }
+
+    private static boolean isDurationSetting(String name) {
+      return List.of("ttl", "window", "localAggregation", "flushInterval", "onlineCacheFor").contains(name);
+    }
+  }
+}

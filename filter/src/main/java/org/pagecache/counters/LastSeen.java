@@ -1,0 +1,54 @@
+package org.pagecache.counters;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The last value this JVM saw of each view counter, with when it saw it. Two uses: the fallback
+ * shown while memcached is away, and the starting value if a counter key vanishes between two
+ * views (see {@link ViewCounter}). Bounded crudely: when full it forgets everything, which costs
+ * one extra {@code get} per object on its next view, nothing more.
+ */
+final class LastSeen {
+  static final int CAPACITY = 100_000;
+
+  /**
+   * @param distrustUntilMillis 0 for a real count; otherwise the value grew from a failed
+   *     {@link CountSource#load} (a stand-in 0) whose key lives until about then, and it must not
+   *     restart a vanished counter
+   */
+  record Seen(long value, long atMillis, long distrustUntilMillis) {
+    /** Whether the value may restart a vanished counter at {@code now}. */
+    boolean usableAt(long now, long trustForMillis) {
+      return distrustUntilMillis == 0 && now - atMillis < trustForMillis;
+    }
+  }
+
+  private final ConcurrentHashMap<String, Seen> seen = new ConcurrentHashMap<>();
+  private final int capacity;
+
+  LastSeen() {
+    this(CAPACITY);
+  }
+
+  LastSeen(int capacity) {
+    this.capacity = capacity;
+  }
+
+  void record(String objectKey, long value, long atMillis, long distrustUntilMillis) {
+    if (seen.size() >= capacity && !seen.containsKey(objectKey)) {
+      seen.clear();
+    }
+    seen.put(objectKey, new Seen(value, atMillis, distrustUntilMillis));
+  }
+
+  /** The entry, or null when this JVM has not seen the counter (or forgot it). */
+  Seen get(String objectKey) {
+    return seen.get(objectKey);
+  }
+
+  /** The last value seen, or -1 when unknown. */
+  long value(String objectKey) {
+    Seen s = seen.get(objectKey);
+    return s == null ? -1 : s.value();
+  }
+}

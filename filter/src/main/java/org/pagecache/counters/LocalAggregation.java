@@ -1,0 +1,100 @@
+package org.pagecache.counters;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.pagecache.store.StoreException;
+
+/**
+ * The high-traffic mode: views are summed in this JVM and each object gets one
+ * {@code incr(key, sum)} per interval, so a page viewed a thousand times a second costs memcached
+ * one round trip per interval per frontend instead of a thousand. A view itself costs no round
+ * trip at all once this JVM knows the object's count.
+ *
+ * <p>The count shown is the memcached value this JVM last saw plus its own views not yet sent.
+ * It lags the truth by at most the views other frontends counted during the last interval.
+ *
+ * <p>If memcached refuses a push, the sums stay and go with the next one. A JVM that dies loses
+ * the sums of its last interval from the display; the durable count ({@link ViewFlusher}) is
+ * kept apart and does not depend on this.
+ */
+final class LocalAggregation implements ViewMode {
+  private final ViewCounter counter;
+  private final FailOpen failOpen;
+  private final PendingCounts unsent = new PendingCounts();
+  private final Periodic schedule;
+
+  LocalAggregation(ViewCounter counter, FailOpen failOpen, Duration interval) {
+    this.counter = counter;
+    this.failOpen = failOpen;
+    this.schedule = new Periodic("pagecache-counters-aggregate", interval, this::pushNow);
+  }
+
+  @Override
+  public long viewed(String objectKey) {
+    unsent.add(objectKey, 1);
+    long base = counter.lastKnown(objectKey);
+    if (base < 0) {
+      // First view of this object here: learn its count once (one get, or the source).
+      base = failOpen.callLong(() -> counter.current(objectKey), () -> -1L);
+    }
+    return shown(base, objectKey);
+  }
+
+  @Override
+  public long views(String objectKey) {
+    long base = failOpen.callLong(() -> counter.current(objectKey), () -> counter.lastKnown(objectKey));
+    return shown(base, objectKey);
+  }
+
+  @Override
+  public Map<String, Long> views(Collection<String> objectKeys) {
+    Map<String, Long> base = failOpen.call(() -> counter.current(objectKeys),
+        () -> DirectViews.lastKnown(counter, objectKeys));
+    Map<String, Long> shown = new LinkedHashMap<>();
+    base.forEach((objectKey, count) -> shown.put(objectKey, shown(count, objectKey)));
+    return shown;
+  }
+
+  /**
+   * Sends each object's sum as one {@code incr}; true when everything went. A sum leaves the
+   * unsent total before its {@code incr} and comes back if that fails: the count shown may dip
+   * by the sum for one round trip, but never shows a view twice.
+   */
+  synchronized boolean pushNow() {
+    if (unsent.isEmpty()) {
+      return true;
+    }
+    if (!failOpen.allows()) {
+      return false;
+    }
+    for (Map.Entry<String, Long> e : unsent.snapshot().entrySet()) {
+      unsent.subtract(e.getKey(), e.getValue());
+      try {
+        counter.add(e.getKey(), e.getValue());
+      } catch (StoreException failure) {
+        unsent.add(e.getKey(), e.getValue());
+        failOpen.failed(failure);
+        return false;
+      } catch (RuntimeException unexpected) {
+        // Not an outage but this key cannot be counted (e.g. a foreign non-numeric value):
+        // drop its display-only sum rather than retry it forever.
+        failOpen.unexpected(unexpected);
+      }
+    }
+    failOpen.succeeded();
+    return true;
+  }
+
+  /** Stops the schedule and pushes what is left. */
+  @Override
+  public void close() {
+    schedule.close();
+    pushNow();
+  }
+
+  private long shown(long base, String objectKey) {
+    return base < 0 ? -1 : base + unsent.get(objectKey);
+  }
+}

@@ -1,0 +1,91 @@
+package org.pagecache.counters;
+
+import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts counters, at most one start per object key at a time in this JVM: when a popular
+ * counter vanishes from memcached, the fifty threads that notice it together wait for one
+ * database query instead of sending fifty. Also turns a failing {@link CountSource} into a
+ * stand-in 0 and one log line per outage.
+ */
+final class StartValues {
+  private static final Logger LOG = LoggerFactory.getLogger(StartValues.class);
+
+  /** Where a starting value came from. */
+  enum Origin {
+    /** The counter was in memcached after all (another frontend or thread started it). */
+    FOUND,
+    /** Loaded from the source. */
+    LOADED,
+    /** The source failed: a stand-in 0. */
+    STAND_IN
+  }
+
+  record Start(long value, Origin origin) {
+    boolean trusted() {
+      return origin != Origin.STAND_IN;
+    }
+  }
+
+  private final CountSource source;
+  private final OutageLog outage;
+  private final ConcurrentHashMap<String, CompletableFuture<Start>> starting = new ConcurrentHashMap<>();
+
+  StartValues(CountSource source, Clock clock) {
+    this.source = source;
+    this.outage = new OutageLog(LOG, "the CountSource of view counters", clock);
+  }
+
+  /**
+   * Runs {@code start} for {@code objectKey} unless another thread of this JVM is already doing
+   * so, in which case its result is shared.
+   */
+  Start obtain(String objectKey, Supplier<Start> start) {
+    CompletableFuture<Start> mine = new CompletableFuture<>();
+    CompletableFuture<Start> running = starting.putIfAbsent(objectKey, mine);
+    if (running != null) {
+      return await(running);
+    }
+    try {
+      Start result = start.get();
+      mine.complete(result);
+      return result;
+    } catch (RuntimeException e) {
+      mine.completeExceptionally(e);
+      throw e;
+    } finally {
+      starting.remove(objectKey, mine);
+    }
+  }
+
+  /** The source's count, or a stand-in 0 when the source fails. */
+  Start load(String objectKey) {
+    try {
+      long value = source.load(objectKey);
+      outage.succeeded();
+      return new Start(Math.max(0, value), Origin.LOADED);
+    } catch (Exception e) {
+      outage.failed("counters start from 0 for a minute and ask again (first failed key: "
+          + objectKey + ")", e);
+      return new Start(0, Origin.STAND_IN);
+    }
+  }
+
+  private static Start await(CompletableFuture<Start> running) {
+    try {
+      return running.join();
+    } catch (CompletionException e) {
+      // The starting thread's own failure (memcached down during the add), rethrown as itself.
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package org.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.testing.Http;
+import org.pagecache.testing.MemcachedExtension;
+import org.pagecache.testing.MutableClock;
+
+/** Counters stay live on cached pages: counted on every serve, placeholders filled at serve time. */
+class LiveCountersTest {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(1);
+
+  private final List<CachedSite> sites = new ArrayList<>();
+  private final MutableClock clock = new MutableClock();
+
+  @AfterEach
+  void stop() {
+    sites.forEach(CachedSite::close);
+  }
+
+  private static SiteServlets.Handler article() {
+    return SiteServlets.of((req, res, call) -> {
+      PageCache.countView(req, "article:42");
+      res.setContentType("text/html;charset=UTF-8");
+      res.getWriter().print("<html><body><h1>Статья 42</h1><p>views: <!--pagecache:views article:42--></p>"
+          + "<p>online: <!--pagecache:online--></p><p>built by call " + call + "</p></body></html>");
+    });
+  }
+
+  private CachedSite site(String namespace) {
+    CachedSite site = new CachedSite(memcached.servers()).clock(clock).set("namespace", namespace).set("online", "on").set("policies", "article: ttl=5m")
+        .countSource(key -> 500).handler("article", article(), "/article/*");
+    sites.add(site);
+    return site.start();
+  }
+
+  private static long views(HttpResponse<byte[]> r) {
+    Matcher m = Pattern.compile("views: (\\d+)").matcher(Http.text(r));
+    assertTrue(m.find(), Http.text(r));
+    return Long.parseLong(m.group(1));
+  }
+
+  @Test
+  void aCachedPageShowsAnIncreasingViewCountWhileItsHandlerRanOnce() {
+    CachedSite site = site("lc1");
+    HttpResponse<byte[]> first = site.get("/article/42");
+    HttpResponse<byte[]> second = site.get("/article/42");
+    // The online count shows completed minute-buckets only: this visitor shows from the next minute.
+    clock.advance(java.time.Duration.ofSeconds(61));
+    HttpResponse<byte[]> third = site.get("/article/42");
+    assertEquals("HIT", third.headers().firstValue("X-Cache").orElse(null));
+    assertEquals(501, views(first), "started from the source's 500");
+    assertEquals(502, views(second));
+    assertEquals(503, views(third));
+    assertTrue(Http.text(third).contains("Статья 42"), "the UTF-8 text around the placeholders is intact");
+    assertTrue(Http.text(third).contains("online: 1"), Http.text(third));
+    assertEquals(1, site.calls("article"));
+    assertNotEquals(second.headers().firstValue("ETag"), third.headers().firstValue("ETag"),
+        "the ETag describes what was sent");
+    assertEquals(503, site.cache.counters().views("article:42"), "reading does not count");
+  }
+
+  @Test
+  void aThousandConcurrentViewsThroughTwoServersAreAllCounted() throws Exception {
+    CachedSite a = site("lc2");
+    CachedSite b = site("lc2");
+    ExecutorService pool = Executors.newFixedThreadPool(50);
+    try {
+      List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        CachedSite s = i % 2 == 0 ? a : b;
+        futures.add(pool.submit(() -> s.get("/article/42")));
+      }
+      for (Future<HttpResponse<byte[]>> f : futures) {
+        assertEquals(200, f.get(60, TimeUnit.SECONDS).statusCode());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(1500, a.cache.counters().views("article:42"));
+    assertEquals(1500, Long.parseLong(memcached.text(0).get(a.cache.config.namespace().views("article:42")).trim()));
+  }
+
+  @Test
+  void withMemcachedDownPagesAreServedAndPlaceholdersFallBackSafely() {
+    CachedSite site = site("lc3");
+    long before = views(site.get("/article/42"));
+    memcached.node(0).stop();
+    try {
+      HttpResponse<byte[]> r = site.get("/article/42");
+      assertEquals(200, r.statusCode());
+      assertFalse(Http.text(r).contains("<!--pagecache:"), "no raw placeholder text where a value would be");
+      assertTrue(Http.text(r).contains("Статья 42"));
+    } finally {
+      memcached.node(0).start();
+    }
+    assertTrue(before >= 501);
+  }
+}

@@ -1,0 +1,165 @@
+package org.pagecache.counters;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.pagecache.store.Store;
+
+/** The view counter's behaviour, for every backend. */
+abstract class ViewCounterContract extends CountersFixture {
+  private static final Duration LIMIT = Duration.ofSeconds(20);
+
+  @Test
+  void firstViewStartsFromTheSourceAndEachViewAddsOne() {
+    Counters counters = frontend(b -> b.source(key -> 500));
+
+    assertEquals(501, counters.viewed("article:42"));
+    assertEquals(502, counters.viewed("article:42"));
+    assertEquals(502, counters.views("article:42"));
+  }
+
+  @Test
+  void thousandConcurrentViewsThroughTwoFrontendsEndAtExactly1500() throws Exception {
+    AtomicInteger loads = new AtomicInteger();
+    CountSource source = key -> {
+      loads.incrementAndGet();
+      return 500;
+    };
+    List<Counters> frontends = List.of(frontend(b -> b.source(source)), frontend(b -> b.source(source)));
+    int threads = 50;
+    int viewsPerThread = 20;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<?>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        Counters frontend = frontends.get(t % 2);
+        done.add(pool.submit(() -> {
+          start.await();
+          for (int i = 0; i < viewsPerThread; i++) {
+            frontend.viewed("article:42");
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : done) {
+        f.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertEquals(1500, frontends.get(0).views("article:42"));
+    assertEquals(1500, frontends.get(1).views("article:42"));
+    // One load per frontend at most, however many threads found the counter missing together.
+    assertTrue(loads.get() <= 2, "source loads: " + loads.get());
+  }
+
+  @Test
+  void twoFrontendsFindingTheCounterMissingAtOnceLoseNoView() throws Exception {
+    CountDownLatch bothLoading = new CountDownLatch(2);
+    CountSource source = key -> {
+      bothLoading.countDown();
+      // Hold each frontend inside its load until the other is there too: both saw the key missing.
+      if (!bothLoading.await(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the other frontend never loaded");
+      }
+      return 500;
+    };
+    Counters a = frontend(b -> b.source(source));
+    Counters b = frontend(x -> x.source(source));
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<Long> fromA = pool.submit(() -> a.viewed("article:7"));
+      Future<Long> fromB = pool.submit(() -> b.viewed("article:7"));
+      long first = fromA.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+      long second = fromB.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+
+      assertEquals(0, bothLoading.getCount(), "both frontends loaded the start value");
+      assertEquals(List.of(501L, 502L), List.of(Math.min(first, second), Math.max(first, second)));
+      assertEquals(502, a.views("article:7"));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void readingNeverCounts() {
+    Counters counters = frontend(b -> b.source(key -> 10));
+
+    assertEquals(10, counters.views("photo/9"));
+    assertEquals(10, counters.views("photo/9"));
+    assertEquals(11, counters.viewed("photo/9"));
+    assertEquals(Map.of("photo/9", 11L, "photo/10", 10L), counters.views(List.of("photo/9", "photo/10")));
+    assertEquals(11, counters.views("photo/9"));
+  }
+
+  @Test
+  void severalCountsAreReadInOneRoundTrip() {
+    Store store = store();
+    Counters counters = frontend(store, b -> b.source(key -> 1));
+    counters.viewed("a");
+    counters.viewed("b");
+    counters.viewed("c");
+    long before = store.roundTrips();
+
+    Map<String, Long> counts = counters.views(List.of("c", "a", "b"));
+
+    assertEquals(List.of("c", "a", "b"), List.copyOf(counts.keySet()), "answers keep the order asked");
+    assertEquals(List.of(2L, 2L, 2L), List.copyOf(counts.values()));
+    assertEquals(1, store.roundTrips() - before);
+  }
+
+  @Test
+  void aCounterThatVanishesComesBackAtTheCountLastSeenWithoutAskingTheSource() {
+    AtomicLong database = new AtomicLong(100);
+    AtomicInteger loads = new AtomicInteger();
+    Store store = store();
+    Counters counters = frontend(store, b -> b.source(key -> {
+      loads.incrementAndGet();
+      return database.get();
+    }));
+    for (int i = 0; i < 5; i++) {
+      counters.viewed("article:1");
+    }
+    store.delete(namespace.views("article:1")); // evicted
+
+    assertEquals(106, counters.viewed("article:1"));
+    assertEquals(1, loads.get());
+  }
+
+  @Test
+  void aCounterNotSeenForAWhileIsReloadedFromTheSourceWhenItVanished() {
+    AtomicLong database = new AtomicLong(100);
+    Store store = store();
+    Counters counters = frontend(store, b -> b.source(key -> database.get()));
+    counters.viewed("article:1");
+    store.delete(namespace.views("article:1"));
+    database.set(250); // the flushes of every frontend reached the database meanwhile
+    clock.advance(ViewCounter.TRUST_LAST_SEEN.plusSeconds(1));
+
+    assertEquals(251, counters.viewed("article:1"));
+  }
+
+  @Test
+  void objectKeysOfAnyTextAreCounted() {
+    Counters counters = frontend(b -> b);
+    String hostile = "статья 42 <script>\r\n" + "x".repeat(300);
+
+    assertEquals(1, counters.viewed(hostile));
+    assertEquals(2, counters.viewed(hostile));
+    assertEquals(1, counters.viewed("статья 43"));
+  }
+}

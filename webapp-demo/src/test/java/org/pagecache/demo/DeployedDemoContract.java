@@ -1,0 +1,307 @@
+package org.pagecache.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.testing.Eventually;
+import org.pagecache.testing.Http;
+import org.pagecache.testing.MemcachedExtension;
+
+/**
+ * What must hold wherever the demo WAR is deployed: on standalone Jetty, on standalone Tomcat, and
+ * in the embedded Jetty that scripts/demo.sh runs. Each subclass deploys the packaged WAR once,
+ * configured only through the environment (PAGECACHE_MEMCACHED_SERVERS, PAGECACHE_ADMIN_TOKEN,
+ * DEMO_DELAY_MS) against a real memcached, and the tests below talk to it over HTTP.
+ *
+ * <p>Tests share the deployment, so each works on its own articles (or compares before/after)
+ * and does not depend on the order they run in.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class DeployedDemoContract {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(1);
+
+  static final String ADMIN_TOKEN = "token-" + UUID.randomUUID();
+  static final long DELAY_MILLIS = 100;
+  static final Duration READY_WITHIN = Duration.ofSeconds(60);
+
+  Deployment site;
+
+  /** Deploys the WAR with this environment; returns when it answers. */
+  abstract Deployment deploy(Path war, Path workDir, Map<String, String> env);
+
+  /** An unpacked distribution named by a system property the failsafe configuration sets. */
+  static Path distribution(String property) {
+    String dir = System.getProperty(property);
+    assertTrue(dir != null && Files.isDirectory(Path.of(dir)), "no " + property + " at " + dir
+        + ": run the deployment tests with mvn verify, which unpacks the containers in pre-integration-test");
+    return Path.of(dir);
+  }
+
+  @BeforeAll
+  void deploy() throws Exception {
+    Path war = Path.of(System.getProperty("demo.war", "target/pagecache-demo.war"));
+    assertTrue(Files.isRegularFile(war), "the WAR is packaged before the deployment tests run: " + war.toAbsolutePath());
+    Path workDir = Path.of(System.getProperty("deployments.dir", "target/deployments"))
+        .resolve(getClass().getSimpleName() + "-" + System.currentTimeMillis());
+    Files.createDirectories(workDir);
+    long start = System.nanoTime();
+    site = deploy(war, workDir, Map.of(
+        "PAGECACHE_MEMCACHED_SERVERS", memcached.servers(),
+        "PAGECACHE_ADMIN_TOKEN", ADMIN_TOKEN,
+        // The build machine's two cores are shared: a cold JVM's first memcached calls can take
+        // longer than the 200 ms default, and a timeout is a BYPASS, which these tests would misread.
+        "PAGECACHE_MEMCACHED_OP_TIMEOUT", "2s",
+        // Views reach the database every second, and "online" counts in buckets of one second
+        // (a visitor shows once their bucket is complete), so the test waits seconds, not minutes.
+        "PAGECACHE_COUNTERS", "flushInterval=1s, window=5s, buckets=6",
+        "DEMO_DELAY_MS", Long.toString(DELAY_MILLIS)));
+    long ready = System.nanoTime();
+    awaitCaching();
+    System.out.printf("%s: %s answering in %d ms, caching %d ms later%n", getClass().getSimpleName(), site,
+        (ready - start) / 1_000_000, (System.nanoTime() - ready) / 1_000_000);
+  }
+
+  /** Ready to cache: the memcached connection works (a request is a MISS or HIT, not a BYPASS). */
+  private void awaitCaching() {
+    boolean caching = Eventually.within(Duration.ofSeconds(30), () -> !xCache(get("/article/1")).equals("BYPASS"));
+    assertTrue(caching, site + " answered but never cached /article/1 within 30 s");
+  }
+
+  @AfterAll
+  void undeploy() {
+    if (site != null) {
+      long start = System.nanoTime();
+      site.close();
+      System.out.printf("%s: stopped in %d ms%n", getClass().getSimpleName(), (System.nanoTime() - start) / 1_000_000);
+    }
+  }
+
+  @Test
+  void theWarIsConfiguredFromTheEnvironmentAndCachesInTheRealMemcached() {
+    assertEquals(DELAY_MILLIS, CmsStats.read(site).delayMillis(), "DEMO_DELAY_MS reached the WAR");
+    long itemsBefore = memcached.text(0).statLong("curr_items");
+
+    assertEquals("MISS", xCache(get("/article/2")));
+
+    assertTrue(memcached.text(0).statLong("curr_items") > itemsBefore,
+        "the page went to the memcached of PAGECACHE_MEMCACHED_SERVERS, not to an in-process store");
+  }
+
+  @Test
+  void aPageMissesThenHitsAndOnlyTheMissCallsTheCms() {
+    long before = CmsStats.read(site).calls("article");
+
+    HttpResponse<byte[]> miss = get("/article/7");
+    long afterMiss = CmsStats.read(site).calls("article");
+    HttpResponse<byte[]> hit = get("/article/7");
+    long afterHit = CmsStats.read(site).calls("article");
+
+    assertEquals(200, miss.statusCode());
+    assertEquals("MISS", xCache(miss));
+    assertEquals("HIT", xCache(hit));
+    assertEquals(before + 1, afterMiss, "the miss called the CMS once");
+    assertEquals(afterMiss, afterHit, "the hit did not call the CMS");
+    assertEquals(builtAt(miss), builtAt(hit), "the hit is the page the miss built (its live view count aside)");
+  }
+
+  @Test
+  void everyPublicHandlerIsServedFromTheCacheTheSecondTime() {
+    for (String path : new String[] {"/", "/section/world?page=2", "/api/articles/8", "/article/9"}) {
+      HttpResponse<byte[]> first = get(path);
+      assertEquals(200, first.statusCode(), path);
+      assertEquals("HIT", xCache(get(path)), path + " second request");
+    }
+    assertEquals("BYPASS", xCache(get("/cms/stats")), "the CMS counts are never cached");
+  }
+
+  @Test
+  void theEditorIsForThePagecacheAdminRoleOnly() {
+    assertEquals(401, new EditorClient(site::uri, null, null).get("/cms/").statusCode(), "no credentials");
+    assertEquals(401, new EditorClient(site::uri, "editor", "wrong").get("/cms/").statusCode(), "wrong password");
+    assertEquals(302, new EditorClient(site::uri, null, null).get("/cms").statusCode(), "/cms redirects to /cms/ without a login");
+    assertEquals(200, get("/cms/stats").statusCode(), "the counts are public");
+
+    EditorClient editor = new EditorClient(site::uri, "editor", "editor");
+    HttpResponse<String> list = editor.get("/cms/");
+    assertEquals(200, list.statusCode());
+    assertTrue(list.body().contains("Signed in as <b>editor</b>"), list.body());
+    assertTrue(String.join(", ", list.headers().allValues("Cache-Control")).contains("no-store"),
+        "the editor is never stored: " + list.headers().allValues("Cache-Control"));
+  }
+
+  @Test
+  void aSignedInEditorGetsTheCachedPagesLikeEveryoneElse() {
+    EditorClient editor = new EditorClient(site::uri, "editor", "editor");
+    editor.csrfToken(11); // now the editor has a session cookie and sends Basic credentials
+    get("/article/11");
+
+    HttpResponse<String> asEditor = editor.get("/article/11");
+
+    assertEquals("HIT", asEditor.headers().firstValue("X-Cache").orElse(""), "sessions=allow, authorized=allow");
+  }
+
+  @Test
+  void aSaveWithoutTheFormsCsrfTokenIsRefused() {
+    EditorClient editor = new EditorClient(site::uri, "editor", "editor");
+    editor.csrfToken(12);
+
+    HttpResponse<String> forged = editor.post("/cms/edit", Map.of("id", "12", "title", "Forged", "body", "Forged", "csrf", "guess"));
+
+    assertEquals(403, forged.statusCode());
+    assertFalse(Http.text(get("/article/12")).contains("Forged"));
+  }
+
+  @Test
+  void anEditRebuildsTheArticleAndTheListsShowingItAndNothingElse() {
+    // Article 35 is the newest Tech article: on /section/tech page 1 and on the home page.
+    String[] showIt = {"/article/35", "/api/articles/35", "/section/tech"};
+    String[] others = {"/article/34", "/section/world"};
+    for (String path : concat(showIt, others)) {
+      get(path);
+      assertEquals("HIT", xCache(get(path)), path + " cached before the edit");
+    }
+    String title = "Edited on " + getClass().getSimpleName();
+
+    HttpResponse<String> saved = new EditorClient(site::uri, "editor", "editor").save(35, title, "New text.\n\nSecond paragraph.");
+
+    assertEquals(303, saved.statusCode(), saved.body());
+    assertTrue(saved.headers().firstValue("Location").orElse("").endsWith("/cms/edit?id=35&saved=invalidated"),
+        "saved and invalidated: " + saved.headers().firstValue("Location"));
+    for (String path : showIt) {
+      HttpResponse<byte[]> r = get(path);
+      assertEquals("MISS", xCache(r), path + " rebuilt after the edit");
+      assertTrue(Http.text(r).contains(title), path + " shows the new title");
+      assertEquals("HIT", xCache(get(path)), path + " cached again");
+    }
+    for (String path : others) {
+      assertEquals("HIT", xCache(get(path)), path + " does not show article 35: untouched");
+    }
+  }
+
+  @Test
+  void theAdminApiRefreshesOneHandlerWithTheConfiguredTokenOnly() {
+    String[] sections = {"/section/sport", "/section/world?page=3"};
+    for (String path : concat(sections, new String[] {"/article/13"})) {
+      get(path);
+      assertEquals("HIT", xCache(get(path)), path + " cached before the refresh");
+    }
+
+    HttpResponse<byte[]> noToken = Http.post(site.uri("/cache-admin/api/handlers/section/refresh"), "");
+    HttpResponse<byte[]> wrongToken = Http.post(site.uri("/cache-admin/api/handlers/section/refresh"), "",
+        "Authorization", "Bearer wrong-" + ADMIN_TOKEN);
+    assertEquals(401, noToken.statusCode(), Http.text(noToken));
+    assertEquals(403, wrongToken.statusCode(), Http.text(wrongToken));
+    for (String path : sections) {
+      assertEquals("HIT", xCache(get(path)), path + " untouched by refused refreshes");
+    }
+
+    HttpResponse<byte[]> refreshed = Http.post(site.uri("/cache-admin/api/handlers/section/refresh"), "",
+        "Authorization", "Bearer " + ADMIN_TOKEN);
+
+    assertEquals(200, refreshed.statusCode(), Http.text(refreshed));
+    assertTrue(Http.text(refreshed).contains("\"handler\":\"section\""), Http.text(refreshed));
+    for (String path : sections) {
+      assertEquals("MISS", xCache(get(path)), path + " rebuilt after the refresh");
+      assertEquals("HIT", xCache(get(path)), path + " cached again");
+    }
+    assertEquals("HIT", xCache(get("/article/13")), "another handler keeps its pages");
+  }
+
+  @Test
+  void theAdminPageIsForTheRole() {
+    assertEquals(401, new EditorClient(site::uri, null, null).get("/cache-admin/").statusCode());
+    HttpResponse<String> page = new EditorClient(site::uri, "editor", "editor").get("/cache-admin/");
+    assertEquals(200, page.statusCode());
+    assertTrue(page.body().contains("Refresh"), "the handler table with its Refresh buttons");
+  }
+
+  @Test
+  void aCachedArticleShowsItsLiveViewCountAndTheViewsReachTheDatabase() {
+    HttpResponse<byte[]> first = get("/article/20");
+    HttpResponse<byte[]> second = get("/article/20");
+
+    assertEquals("HIT", xCache(second));
+    long views = number(VIEWS, Http.text(second));
+    assertEquals(number(VIEWS, Http.text(first)) + 1, views, "the hit counted and showed one more view");
+    assertTrue(number(ONLINE, Http.text(second)) >= 0, "the online placeholder is filled in");
+    String counters = Http.text(get("/counters?views=article:20"));
+    assertTrue(counters.contains("\"article:20\":" + views), counters);
+    Eventually.assertWithin(Duration.ofSeconds(10), "this test's visits show in the online count",
+        () -> ONLINE_JSON.matcher(Http.text(get("/counters?online"))).find());
+
+    EditorClient editor = new EditorClient(site::uri, "editor", "editor");
+    Eventually.assertWithin(Duration.ofSeconds(15), "the views flushed to the database (editor's list)",
+        () -> editor.get("/cms/").body().contains("#20 · Tech · " + views + " views in the database"));
+  }
+
+  private static final Pattern VIEWS = Pattern.compile("views: <span class=\"views\">(\\d+)</span>");
+  private static final Pattern ONLINE_JSON = Pattern.compile("\"online\":[1-9]");
+  private static final Pattern BUILT_AT = Pattern.compile("data-built-at=\"(\\d+)\"");
+  private static final Pattern ONLINE = Pattern.compile("readers online: <span class=\"online\">(\\d+)</span>");
+
+  private static long builtAt(HttpResponse<byte[]> page) {
+    return number(BUILT_AT, Http.text(page));
+  }
+
+  private static long number(Pattern p, String html) {
+    Matcher m = p.matcher(html);
+    assertTrue(m.find(), p + " not in the page");
+    return Long.parseLong(m.group(1));
+  }
+
+  HttpResponse<byte[]> get(String path) {
+    return Http.get(site.uri(path));
+  }
+
+  static String xCache(HttpResponse<?> r) {
+    return r.headers().firstValue("X-Cache").orElse("(none)");
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    String[] all = new String[a.length + b.length];
+    System.arraycopy(a, 0, all, 0, a.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+
+  /** {@code GET /cms/stats}: the CMS delay and calls per handler. */
+  record CmsStats(long delayMillis, Map<String, Long> byHandler) {
+    private static final Pattern DELAY = Pattern.compile("\"delayMillis\":(\\d+)");
+    private static final Pattern BY_HANDLER = Pattern.compile("\"byHandler\":\\{([^}]*)}");
+    private static final Pattern COUNT = Pattern.compile("\"([^\"]+)\":(\\d+)");
+
+    static CmsStats read(Deployment site) {
+      HttpResponse<byte[]> r = Http.get(site.uri("/cms/stats"));
+      assertEquals(200, r.statusCode(), "/cms/stats");
+      String json = Http.text(r);
+      Matcher delay = DELAY.matcher(json);
+      Matcher handlers = BY_HANDLER.matcher(json);
+      assertTrue(delay.find() && handlers.find(), "unexpected /cms/stats: " + json);
+      Map<String, Long> counts = new java.util.TreeMap<>();
+      Matcher c = COUNT.matcher(handlers.group(1));
+      while (c.find()) {
+        counts.put(c.group(1), Long.parseLong(c.group(2)));
+      }
+      return new CmsStats(Long.parseLong(delay.group(1)), counts);
+    }
+
+    long calls(String handler) {
+      return byHandler.getOrDefault(handler, 0L);
+    }
+  }
+}

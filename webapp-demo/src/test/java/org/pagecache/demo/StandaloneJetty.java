@@ -1,0 +1,117 @@
+package org.pagecache.demo;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.pagecache.testing.MemcachedExtension;
+
+/**
+ * The demo WAR on a standalone Jetty 12 (the jetty-home distribution), set up the way
+ * docs/deploy.md tells an operator to: a fresh Jetty base with the http and ee10-deploy modules,
+ * a small module of our own for the login realm, and the WAR copied to webapps/ROOT.war.
+ */
+final class StandaloneJetty implements Deployment {
+  private final ContainerProcess process;
+  private final int port;
+
+  private StandaloneJetty(ContainerProcess process, int port) {
+    this.process = process;
+    this.port = port;
+  }
+
+  /** Creates a base under {@code workDir}, deploys {@code war} and starts Jetty with {@code env}. */
+  static StandaloneJetty deploy(Path jettyHome, Path war, Path workDir, Map<String, String> env, Duration readyWithin) {
+    Path base = workDir.resolve("jetty-base");
+    try {
+      Files.createDirectories(base.resolve("modules"));
+      Files.createDirectories(base.resolve("etc"));
+      Files.createDirectories(base.resolve("webapps"));
+      Files.createDirectories(base.resolve("work")); // Jetty unpacks the WAR here instead of in /tmp
+      Files.writeString(base.resolve("modules/pagecache-realm.mod"), REALM_MODULE);
+      Files.writeString(base.resolve("etc/pagecache-realm.xml"), REALM_XML);
+      Files.writeString(base.resolve("etc/pagecache-realm.properties"), "editor: editor,pagecache-admin\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException("jetty base " + base, e);
+    }
+    String startJar = jettyHome.resolve("start.jar").toString();
+    ContainerProcess.run("jetty --add-modules", List.of(ContainerProcess.java(), "-jar", startJar,
+        "jetty.home=" + jettyHome, "jetty.base=" + base, "--add-modules=http,ee10-deploy,pagecache-realm"),
+        base, workDir.resolve("jetty-add-modules.log"), Duration.ofSeconds(60));
+    copy(war, base.resolve("webapps/ROOT.war"));
+    int port = MemcachedExtension.freePort();
+    ContainerProcess process = ContainerProcess.start("jetty", List.of(ContainerProcess.java(), "-jar", startJar,
+        "jetty.home=" + jettyHome, "jetty.base=" + base, "jetty.http.host=127.0.0.1", "jetty.http.port=" + port),
+        env, base, workDir.resolve("jetty.log"));
+    StandaloneJetty jetty = new StandaloneJetty(process, port);
+    try {
+      process.awaitReady(jetty.uri("/cms/stats"), readyWithin);
+    } catch (RuntimeException e) {
+      process.close();
+      throw e;
+    }
+    return jetty;
+  }
+
+  static void copy(Path from, Path to) {
+    try {
+      Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("copy " + from + " to " + to, e);
+    }
+  }
+
+  @Override
+  public URI uri(String pathAndQuery) {
+    return URI.create("http://127.0.0.1:" + port + pathAndQuery);
+  }
+
+  @Override
+  public void close() {
+    process.close();
+  }
+
+  @Override
+  public String toString() {
+    return "standalone " + process;
+  }
+
+  /** The same files docs/deploy.md shows. */
+  static final String REALM_MODULE = """
+      [description]
+      The PageCache demo's login realm: users of etc/pagecache-realm.properties.
+
+      [depend]
+      ee10-security
+
+      [xml]
+      etc/pagecache-realm.xml
+      """;
+
+  static final String REALM_XML = """
+      <?xml version="1.0"?>
+      <!DOCTYPE Configure PUBLIC "-//Jetty//Configure//EN" "https://jetty.org/configure_10_0.dtd">
+      <Configure id="Server" class="org.eclipse.jetty.server.Server">
+        <Call id="pagecacheRealmFactory" class="org.eclipse.jetty.util.resource.ResourceFactory" name="of">
+          <Arg><Ref refid="Server"/></Arg>
+          <Call id="pagecacheRealmFile" name="newResource">
+            <Arg><Property name="jetty.base"/>/etc/pagecache-realm.properties</Arg>
+          </Call>
+        </Call>
+        <Call name="addBean">
+          <Arg>
+            <New class="org.eclipse.jetty.security.HashLoginService">
+              <!-- must equal the realm-name of the WAR's login-config -->
+              <Set name="name">PageCache demo</Set>
+              <Set name="config"><Ref refid="pagecacheRealmFile"/></Set>
+            </New>
+          </Arg>
+        </Call>
+      </Configure>
+      """;
+}
