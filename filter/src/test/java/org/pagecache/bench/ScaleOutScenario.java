@@ -63,7 +63,9 @@ final class ScaleOutScenario {
         + percent(m.moved() / (double) KEYS, 1) + "), " + m.toNewNode() + " of them to the new node");
 
     String markdown = KEYS + " page keys (`Namespace.page` of `/article/<i>`), written through `MemcachedStore`"
-        + " (Ketama, xmemcached) to memcached nodes on loopback, counted with each node's `curr_items`.\n\n"
+        + " (Ketama, xmemcached) to memcached nodes on loopback, counted with each node's `curr_items`."
+        + " Ketama places each server on its ring by hashing its address, and the nodes here listen on ports picked"
+        + " at random for each run, so the shares, and how far they are from even, change from run to run.\n\n"
         + distribution + "\nAdding a fourth node (weights 1,1,1 then 1,1,1,1): every key is read back through a store"
         + " that knows four nodes; a key it no longer finds has moved. The missing keys are then written through it,"
         + " and the new node's `curr_items` says where they went.\n\n" + movement;
