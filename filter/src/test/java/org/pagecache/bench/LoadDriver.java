@@ -79,6 +79,30 @@ final class LoadDriver {
       return latencies.length == 0 ? Double.NaN : latencies[latencies.length - 1] / 1e6;
     }
 
+    /** Several runs as one: counts and times added, latencies merged. */
+    static Result combine(String name, List<Result> runs) {
+      long requests = 0;
+      long nanos = 0;
+      long errors = 0;
+      long serverErrors = 0;
+      long bytes = 0;
+      Map<String, Long> labels = new TreeMap<>();
+      long[] all = new long[0];
+      for (Result r : runs) {
+        requests += r.requests;
+        nanos += r.nanos;
+        errors += r.errors;
+        serverErrors += r.serverErrors;
+        bytes += r.bodyBytes;
+        r.labels.forEach((k, v) -> labels.merge(k, v, Long::sum));
+        int at = all.length;
+        all = Arrays.copyOf(all, at + r.latencies.length);
+        System.arraycopy(r.latencies, 0, all, at, r.latencies.length);
+      }
+      Arrays.sort(all);
+      return new Result(name, runs.get(0).concurrency, requests, nanos, errors, serverErrors, bytes, labels, all);
+    }
+
     /** Responses whose X-Cache header was {@code label} ("none" for responses without one). */
     long label(String label) {
       return labels.getOrDefault(label, 0L);
@@ -113,9 +137,9 @@ final class LoadDriver {
   /**
    * {@code n} clients each send exactly one request to {@code target}, all released at once. Each
    * has its own HttpClient (so its own connection) and first opens it with a request to
-   * {@code warm}, so the burst measures the server, not n TCP handshakes overflowing a listen
-   * backlog (a dropped SYN is retried after one second, which a shared client's pool, racing for
-   * idle connections, was seen to cause).
+   * {@code warm}, so the burst measures the server, not n TCP handshakes at once. (With one shared
+   * client, requests of the burst raced for the pooled connections, some opened new ones, and a
+   * few took over a second: the retry delay of a connection attempt the listen backlog dropped.)
    */
   Result burst(String name, int n, URI warm, URI target) {
     Client[] clients = new Client[n];

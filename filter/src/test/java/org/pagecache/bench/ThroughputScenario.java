@@ -5,6 +5,7 @@ import static org.pagecache.bench.Table.num;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Requests per second and latency of the same 200 pages served three ways in one run: by the
@@ -25,101 +26,123 @@ final class ThroughputScenario {
     this.settings = settings;
   }
 
+  /**
+   * One way of serving, measured in {@link #ROUNDS} slices interleaved with the others, so that a
+   * change in the machine's background load during the run hits every way alike.
+   */
+  private static final class Way {
+    final String name;
+    final LoadDriver driver;
+    final String kind;
+    final List<LoadDriver.Result> slices = new ArrayList<>();
+    final Map<String, Long> memcachedDeltas = new TreeMap<>();
+    long backendCalls;
+    long roundTrips;
+
+    Way(String name, LoadDriver driver, String kind) {
+      this.name = name;
+      this.driver = driver;
+      this.kind = kind;
+    }
+
+    LoadDriver.Result result() {
+      return LoadDriver.Result.combine(name, slices);
+    }
+
+    long memcached(String stat) {
+      return memcachedDeltas.getOrDefault(stat, 0L);
+    }
+  }
+
+  static final int ROUNDS = 2;
+  private static final List<String> STATS = List.of("get_hits", "get_misses", "cmd_set", "bytes_written", "bytes_read");
+
   MacroBench.Section run() {
     MacroBench.progress("throughput: no cache, PageCache hits, limit");
     BenchServlets.Pages pages = new BenchServlets.Pages(PAGES, PAGE_BYTES);
     try (BenchSite site = new BenchSite(memcached.node(0).address(), "thr", "ttl=10m, grace=10m", pages, COST_MILLIS)) {
       LoadDriver gzip = new LoadDriver("Accept-Encoding", "gzip");
       LoadDriver identity = new LoadDriver();
-      long filled = site.fill(gzip);
-      for (String kind : List.of("nocache", "cached", "limit")) {
-        run(gzip, site, "warm-up", kind, true);
-      }
-      run(identity, site, "warm-up", "cached", true);
-      run(identity, site, "warm-up", "limit", true);
+      Way noCache = new Way("no cache (backend every time)", gzip, "nocache");
+      Way hits = new Way("PageCache hits", gzip, "cached");
+      Way limit = new Way("limit: same bytes from memory", gzip, "limit");
+      Way hitsIdentity = new Way("PageCache hits, client without gzip", identity, "cached");
+      Way limitIdentity = new Way("limit, client without gzip", identity, "limit");
+      List<Way> ways = List.of(noCache, hits, limit, hitsIdentity, limitIdentity);
 
-      Row noCacheRow = measure(gzip, site, "no cache (backend every time)", "nocache");
-      long trips = site.cache.store().roundTrips();
-      Map<String, String> before = memcached.stats(0);
-      Row hitsRow = measure(gzip, site, "PageCache hits", "cached");
-      Map<String, String> after = memcached.stats(0);
-      trips = site.cache.store().roundTrips() - trips;
-      Row limitRow = measure(gzip, site, "limit: same bytes from memory", "limit");
-      Row hitsIdentityRow = measure(identity, site, "PageCache hits, client without gzip", "cached");
-      Row limitIdentityRow = measure(identity, site, "limit, client without gzip", "limit");
-      List<Row> rows = List.of(noCacheRow, hitsRow, limitRow, hitsIdentityRow, limitIdentityRow);
-      LoadDriver.Result noCache = noCacheRow.result();
-      LoadDriver.Result hits = hitsRow.result();
-      LoadDriver.Result limit = limitRow.result();
-      LoadDriver.Result hitsIdentity = hitsIdentityRow.result();
-      LoadDriver.Result limitIdentity = limitIdentityRow.result();
-      String ratios = "\n**PageCache / limit: " + num(hits.rps() / limit.rps(), 2) + "** (gzip clients), "
-          + num(hitsIdentity.rps() / limitIdentity.rps(), 2) + " (clients without gzip: the stored gzip body is "
-          + "inflated on every hit). PageCache / no cache: " + num(hits.rps() / noCache.rps(), 1) + "x.\n";
-      return new MacroBench.Section("throughput",
-          throughput(filled, limit, rows) + ratios + "\n" + costOfAHit(hits, trips, before, after),
-          List.of(
-              line(noCache), line(hits), line(limit), line(hitsIdentity), line(limitIdentity),
-              "PageCache/limit (gzip clients): " + num(hits.rps() / limit.rps(), 2)
-                  + "; (identity clients): " + num(hitsIdentity.rps() / limitIdentity.rps(), 2),
-              "round trips per hit: " + num((double) trips / hits.requests(), 3)
-                  + "; memcached bytes_written per hit: "
-                  + num(delta(before, after, "bytes_written") / (double) hits.requests(), 0)));
+      long filled = site.fill(gzip);
+      for (Way way : ways) {
+        way.driver.run("warm-up", settings.concurrency(), settings.maxRequests(), settings.warmUp(),
+            () -> site.uri(way.kind, zipf.next()));
+      }
+      for (int round = 0; round < ROUNDS; round++) {
+        for (Way way : ways) {
+          measure(site, way);
+        }
+      }
+
+      LoadDriver.Result h = hits.result();
+      String ratios = "\n**PageCache / limit: " + num(h.rps() / limit.result().rps(), 2) + "** (gzip clients), "
+          + num(hitsIdentity.result().rps() / limitIdentity.result().rps(), 2) + " (clients without gzip: the stored"
+          + " gzip body is inflated on every hit). PageCache / no cache: " + num(h.rps() / noCache.result().rps(), 1)
+          + "x.\n";
+      List<String> summary = new ArrayList<>();
+      ways.forEach(w -> summary.add(line(w.result())));
+      summary.add("PageCache/limit (gzip clients): " + num(h.rps() / limit.result().rps(), 2)
+          + "; (identity clients): " + num(hitsIdentity.result().rps() / limitIdentity.result().rps(), 2));
+      summary.add("round trips per hit: " + num((double) hits.roundTrips / h.requests(), 3)
+          + "; memcached bytes_written per hit: " + num(hits.memcached("bytes_written") / (double) h.requests(), 0));
+      return new MacroBench.Section("throughput", throughput(filled, limit.result(), ways) + ratios + "\n"
+          + costOfAHit(hits), summary);
     }
   }
 
-  /** A table row: a run and the backend calls made during it. */
-  private record Row(LoadDriver.Result result, long backendCalls) {}
-
-  private Row measure(LoadDriver driver, BenchSite site, String name, String kind) {
-    long calls = backendCalls(site);
-    LoadDriver.Result r = run(driver, site, name, kind, false);
-    return new Row(r, backendCalls(site) - calls);
+  private void measure(BenchSite site, Way way) {
+    long calls = site.cachedBackend.calls.get() + site.uncachedBackend.calls.get();
+    long trips = site.cache.store().roundTrips();
+    Map<String, String> before = memcached.stats(0);
+    way.slices.add(way.driver.run(way.name, settings.concurrency(), settings.maxRequests(),
+        settings.window().dividedBy(ROUNDS), () -> site.uri(way.kind, zipf.next())));
+    Map<String, String> after = memcached.stats(0);
+    way.roundTrips += site.cache.store().roundTrips() - trips;
+    way.backendCalls += site.cachedBackend.calls.get() + site.uncachedBackend.calls.get() - calls;
+    for (String stat : STATS) {
+      way.memcachedDeltas.merge(stat, Long.parseLong(after.get(stat)) - Long.parseLong(before.get(stat)), Long::sum);
+    }
   }
 
-  private static long backendCalls(BenchSite site) {
-    return site.cachedBackend.calls.get() + site.uncachedBackend.calls.get();
-  }
-
-  private LoadDriver.Result run(LoadDriver driver, BenchSite site, String name, String kind, boolean warmUp) {
-    return driver.run(name, settings.concurrency(), settings.maxRequests(),
-        warmUp ? settings.warmUp() : settings.window(), () -> site.uri(kind, zipf.next()));
-  }
-
-  private String throughput(long filled, LoadDriver.Result limit, List<Row> rows) {
+  private String throughput(long filled, LoadDriver.Result limit, List<Way> ways) {
     Table t = new Table("served by", "requests", "req/s", "p50 ms", "p99 ms", "max ms", "backend calls",
         "X-Cache", "errors");
-    for (Row row : rows) {
-      LoadDriver.Result r = row.result();
+    for (Way way : ways) {
+      LoadDriver.Result r = way.result();
       t.row(r.name(), r.requests(), num(r.rps(), 0), num(r.millis(0.5), 2), num(r.millis(0.99), 2),
-          num(r.maxMillis(), 1), row.backendCalls(), labels(r),
-          r.errors() + r.serverErrors());
+          num(r.maxMillis(), 1), way.backendCalls, labels(r), r.errors() + r.serverErrors());
     }
-    return "Load: " + settings.describe() + ". " + PAGES + " pages of " + PAGE_BYTES / 1024
-        + " KB HTML (" + num(limit.bodyBytes() / (double) limit.requests() / 1024, 1)
+    return "Load: " + settings.concurrency() + " concurrent clients (closed loop), " + settings.window().toSeconds()
+        + " s per way of serving, measured as " + ROUNDS + " slices of " + settings.window().dividedBy(ROUNDS).toSeconds()
+        + " s interleaved with the other ways (after " + settings.warmUp().toSeconds() + " s of warm-up each). "
+        + PAGES + " pages of " + PAGE_BYTES / 1024 + " KB HTML (" + num(limit.bodyBytes() / (double) limit.requests() / 1024, 1)
         + " KB gzipped on average), Zipf popularity (s = 1); backend cost " + COST_MILLIS
         + " ms per page. Clients send `Accept-Encoding: gzip` unless the row says otherwise. "
         + "Before measuring, every page was cached (" + filled + " of " + PAGES + " answered HIT in the check pass).\n\n"
         + t;
   }
 
-  private String costOfAHit(LoadDriver.Result hits, long trips, Map<String, String> before, Map<String, String> after) {
-    double n = hits.requests();
+  private String costOfAHit(Way hits) {
+    LoadDriver.Result r = hits.result();
+    double n = r.requests();
     Table t = new Table("per PageCache hit (measured over the hits run)", "value");
-    t.row("Store round trips (`Store.roundTrips()`)", num(trips / n, 3));
-    t.row("memcached keys found (`get_hits`)", num(delta(before, after, "get_hits") / n, 3));
+    t.row("Store round trips (`Store.roundTrips()`)", num(hits.roundTrips / n, 3));
+    t.row("memcached keys found (`get_hits`)", num(hits.memcached("get_hits") / n, 3));
     t.row("memcached keys missed (`get_misses`; the handler's update token is absent until its first refresh)",
-        num(delta(before, after, "get_misses") / n, 3));
-    t.row("memcached writes (`cmd_set`)", num(delta(before, after, "cmd_set") / n, 3));
-    t.row("bytes memcached sent (`bytes_written`)", num(delta(before, after, "bytes_written") / n, 0));
-    t.row("bytes memcached received (`bytes_read`)", num(delta(before, after, "bytes_read") / n, 0));
-    t.row("body bytes sent to the client", num(hits.bodyBytes() / n, 0));
-    return "What a hit costs memcached (node stats before and after the hits run, divided by its "
-        + hits.requests() + " requests):\n\n" + t;
-  }
-
-  private static long delta(Map<String, String> before, Map<String, String> after, String stat) {
-    return Long.parseLong(after.get(stat)) - Long.parseLong(before.get(stat));
+        num(hits.memcached("get_misses") / n, 3));
+    t.row("memcached writes (`cmd_set`)", num(hits.memcached("cmd_set") / n, 3));
+    t.row("bytes memcached sent (`bytes_written`)", num(hits.memcached("bytes_written") / n, 0));
+    t.row("bytes memcached received (`bytes_read`)", num(hits.memcached("bytes_read") / n, 0));
+    t.row("body bytes sent to the client", num(r.bodyBytes() / n, 0));
+    return "What a hit costs memcached (node stats before and after each hits slice, summed, divided by its "
+        + r.requests() + " requests):\n\n" + t;
   }
 
   static String labels(LoadDriver.Result r) {
