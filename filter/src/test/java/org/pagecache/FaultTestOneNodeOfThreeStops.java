@@ -1,0 +1,101 @@
+package org.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.testing.Eventually;
+import org.pagecache.testing.MemcachedExtension;
+
+/**
+ * Fault: one of three memcached nodes dies under load. Ketama moves only that node's keys, so only
+ * its share of the pages (about a third) is rebuilt on the surviving nodes; the others stay hits,
+ * every page is cached again afterwards, and no request fails.
+ *
+ * <p>Rebuilds are counted as responses labelled MISS (built and stored). Handler calls labelled
+ * BYPASS are not rebuilds: they are requests that skipped memcached because the circuit breaker
+ * was open. A request that reaches the dying node before xmemcached drops it from the ring fails,
+ * and {@code GuardedStore} then opens the circuit for the whole cluster for {@code retry.interval}
+ * (1 s): in that second every page, on every node, goes to its handler. That happens in some runs
+ * and not others (a race with the kernel closing the socket), so it is logged here, not asserted;
+ * BENCHMARKS.md and the issue tracker carry it as a finding.
+ */
+class FaultTestOneNodeOfThreeStops {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(3);
+
+  private static final int PAGES = 300;
+
+  private CachedSite site;
+
+  @AfterEach
+  void stop() {
+    if (site != null) {
+      site.close();
+    }
+  }
+
+  @Test
+  void losingOneNodeOfThreeRebuildsOnlyItsShareOfThePagesWithoutErrors() {
+    SiteServlets.Handler handler = SiteServlets.page();
+    site = new CachedSite(memcached.servers()).set("memcached.op.timeout", "200ms") // production's, not the tests' 2 s
+        .handler("page", handler, "/page/*").start();
+    List<String> paths = IntStream.range(0, PAGES).mapToObj(i -> "/page/" + i).toList();
+    paths.forEach(site::get);
+    assertEquals(PAGES, handler.calls.get(), "every page built once");
+    long onStoppedNode = memcached.text(1).statLong("curr_items");
+
+    SiteLoad.Tally atStop;
+    SiteLoad.Tally underLoad;
+    int callsAtStop;
+    try (SiteLoad load = SiteLoad.start(site, 4, paths, Duration.ofSeconds(30))) {
+      Eventually.assertWithin(Duration.ofSeconds(10), "a full pass of hits before the stop",
+          () -> load.tally().hits() >= PAGES);
+
+      memcached.node(1).stop(); // returns once the port refuses connections: count from there
+      callsAtStop = handler.calls.get();
+      atStop = load.tally();
+      Eventually.assertWithin(Duration.ofSeconds(15), "three passes over every page, circuit closed",
+          () -> load.tally().requests() >= atStop.requests() + 3L * PAGES && !site.cache.storeDown());
+      underLoad = load.stop();
+    }
+    // Then passes until one is all hits: pages of the lost node that the load did not reach since the
+    // circuit closed are rebuilt here, and every page ends up cached on the two remaining nodes.
+    List<SiteLoad.Tally> passes = new ArrayList<>();
+    Eventually.assertWithin(Duration.ofSeconds(15), "a pass where every page is a hit on the two remaining nodes",
+        () -> {
+          passes.add(SiteLoad.once(site, 4, paths).awaitDone(Duration.ofSeconds(10)));
+          return passes.get(passes.size() - 1).hits() == PAGES;
+        });
+
+    long rebuilt = label(underLoad, "MISS") - label(atStop, "MISS");
+    long bypassed = label(underLoad, "BYPASS") - label(atStop, "BYPASS");
+    for (SiteLoad.Tally pass : passes) {
+      rebuilt += label(pass, "MISS");
+      bypassed += label(pass, "BYPASS");
+    }
+    System.out.printf("FaultTestOneNodeOfThreeStops: node 1 held %d items (pages, tokens, locks); after it stopped"
+        + " %d of %d pages were rebuilt, %d requests bypassed an open circuit, %d handler calls in all; under load: %s;"
+        + " then %d check passes, the first: %s%n", onStoppedNode, rebuilt, PAGES, bypassed,
+        handler.calls.get() - callsAtStop, underLoad, passes.size(), passes.get(0));
+    List<SiteLoad.Tally> all = new ArrayList<>(passes);
+    all.add(underLoad);
+    for (SiteLoad.Tally t : all) {
+      assertEquals(0, t.serverErrors(), "no 5xx: " + t);
+      assertEquals(0, t.failures(), "no failed request: " + t);
+      assertEquals(t.requests(), t.status(200), "every answer a 200: " + t);
+    }
+    assertTrue(rebuilt < PAGES * 0.6, "only the stopped node's share (about a third) rebuilds, well under 60 % of "
+        + PAGES + " pages; rebuilt " + rebuilt);
+  }
+
+  private static long label(SiteLoad.Tally t, String label) {
+    return t.labels().getOrDefault(label, 0L);
+  }
+}

@@ -1,0 +1,101 @@
+package org.pagecache.bench;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.pagecache.capture.Bodies;
+
+/**
+ * The two servlets every benchmark compares PageCache with: the backend it protects (a handler of
+ * fixed cost) and the limit (the same bytes written straight from memory, which is as fast as any
+ * cache inside this container can ever be).
+ */
+final class BenchServlets {
+  private BenchServlets() {}
+
+  /** {@code count} distinct HTML pages of {@code bytes} each, identity and gzip, addressed {@code .../<index>}. */
+  static final class Pages {
+    final byte[][] identity;
+    final byte[][] gzip;
+
+    Pages(int count, int bytes) {
+      identity = new byte[count][];
+      gzip = new byte[count][];
+      for (int i = 0; i < count; i++) {
+        identity[i] = BenchPages.html(bytes, i);
+        gzip[i] = Bodies.gzip(identity[i]);
+      }
+    }
+
+    int count() {
+      return identity.length;
+    }
+
+    /** The page of a request: the number after the last slash (0 when there is none). */
+    int index(HttpServletRequest req) {
+      String uri = req.getRequestURI();
+      try {
+        return Math.floorMod(Integer.parseInt(uri.substring(uri.lastIndexOf('/') + 1)), identity.length);
+      } catch (NumberFormatException e) {
+        return 0;
+      }
+    }
+  }
+
+  /** The backend: sleeps {@code costMillis} (a database, templates...), then writes the page. Counts its calls. */
+  static final class Backend extends HttpServlet {
+    final AtomicLong calls = new AtomicLong();
+    private final Pages pages;
+    private final long costMillis;
+
+    Backend(Pages pages, long costMillis) {
+      this.pages = pages;
+      this.costMillis = costMillis;
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
+      calls.incrementAndGet();
+      if (costMillis > 0) {
+        try {
+          Thread.sleep(costMillis);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      byte[] body = pages.identity[pages.index(req)];
+      res.setContentType("text/html;charset=UTF-8");
+      res.setContentLength(body.length);
+      res.getOutputStream().write(body);
+    }
+  }
+
+  /**
+   * The limit: what a cache hit sends (the gzip body to clients that accept gzip, else identity),
+   * written from memory with no lookup, no decoding and no headers beyond the necessary.
+   */
+  static final class FromMemory extends HttpServlet {
+    private final Pages pages;
+
+    FromMemory(Pages pages) {
+      this.pages = pages;
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
+      int i = pages.index(req);
+      String accept = req.getHeader("Accept-Encoding");
+      boolean gzip = accept != null && accept.contains("gzip");
+      byte[] body = gzip ? pages.gzip[i] : pages.identity[i];
+      res.setContentType("text/html;charset=UTF-8");
+      res.setHeader("Vary", "Accept-Encoding");
+      if (gzip) {
+        res.setHeader("Content-Encoding", "gzip");
+      }
+      res.setContentLength(body.length);
+      res.getOutputStream().write(body);
+    }
+  }
+}

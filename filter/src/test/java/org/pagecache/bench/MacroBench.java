@@ -1,0 +1,78 @@
+package org.pagecache.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The macro benchmarks: real memcached processes, an embedded Jetty on loopback and real HTTP load
+ * ({@link LoadDriver}), every run bounded in time and in requests. Writes one Markdown section per
+ * scenario into the output directory, which {@link BenchmarksReport} puts into BENCHMARKS.md.
+ *
+ * <pre>
+ *   scripts/bench.sh                                                # builds, runs everything, updates BENCHMARKS.md
+ *   java -cp ... org.pagecache.bench.MacroBench target/bench        # this part alone
+ *   java -cp ... org.pagecache.bench.MacroBench target/bench 16 5   # 16 clients, 5 s windows
+ *   java -cp ... org.pagecache.bench.MacroBench target/bench 32 10 stampede,scaleout   # some scenarios
+ * </pre>
+ */
+public final class MacroBench {
+  /** Load shape shared by the scenarios. */
+  record Settings(int concurrency, Duration window, Duration warmUp, long maxRequests) {
+    String describe() {
+      return concurrency + " concurrent clients (closed loop), " + window.toSeconds() + " s per measurement after "
+          + warmUp.toSeconds() + " s of warm-up, at most " + maxRequests + " requests per measurement";
+    }
+  }
+
+  /** One scenario's output: a Markdown section for the report and a few lines for the console. */
+  record Section(String name, String markdown, List<String> summary) {}
+
+  private MacroBench() {}
+
+  public static void main(String[] args) throws IOException {
+    Path out = Path.of(args.length > 0 ? args[0] : "target/bench");
+    int concurrency = args.length > 1 ? Integer.parseInt(args[1]) : 32;
+    int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 10;
+    Set<String> only = args.length > 3 ? Set.of(args[3].split(",")) : null;
+    Settings settings = new Settings(concurrency, Duration.ofSeconds(seconds), Duration.ofSeconds(3), 1_000_000);
+    Files.createDirectories(out);
+    List<String> summary = new ArrayList<>();
+    long start = System.nanoTime();
+    // Node 0 serves the load scenarios, nodes 1 to 4 the scale-out one, 5 to 8 the outage one: each
+    // scenario that reads item counts or stops nodes has its own.
+    try (BenchMemcached memcached = new BenchMemcached(9)) {
+      Map<String, Supplier<Section>> scenarios = new LinkedHashMap<>();
+      scenarios.put("throughput", () -> new ThroughputScenario(memcached, settings).run());
+      scenarios.put("refresh", () -> new RefreshScenario(memcached, settings).run());
+      scenarios.put("stampede", () -> new StampedeScenario(memcached, settings).run());
+      scenarios.put("outage", () -> new OutageScenario(memcached, settings).run());
+      scenarios.put("scaleout", () -> new ScaleOutScenario(memcached).run());
+      for (Map.Entry<String, Supplier<Section>> scenario : scenarios.entrySet()) {
+        if (only != null && !only.contains(scenario.getKey())) {
+          continue;
+        }
+        Section section = scenario.getValue().get();
+        Files.writeString(out.resolve(section.name() + ".md"), section.markdown(), StandardCharsets.UTF_8);
+        summary.addAll(section.summary());
+      }
+    }
+    summary.add(String.format("macro benchmarks took %.0f s", (System.nanoTime() - start) / 1e9));
+    Files.write(out.resolve("macro-summary.txt"), summary, StandardCharsets.UTF_8);
+    summary.forEach(System.out::println);
+    // Jetty's and xmemcached's non-daemon threads are stopped by now, but do not depend on it.
+    System.exit(0);
+  }
+
+  static void progress(String what) {
+    System.out.println("==> " + what);
+  }
+}

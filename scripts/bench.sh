@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Runs every benchmark and regenerates the figures in BENCHMARKS.md (about 10 minutes on 2 cores).
+# Loopback only: starts its own memcached processes on free ports and embedded Jetty servers.
+#   1. builds filter's test classes (the benchmarks live in filter/src/test/java/org/pagecache/bench)
+#   2. JMH micro-benchmarks: PageCodec, the filter's hit path, key building
+#   3. the load driver (MacroBench): throughput, refresh under load, stampede, scale-out
+#   4. BenchmarksReport: rewrites the generated blocks of BENCHMARKS.md
+# Raw output stays in filter/target/bench (jmh.txt, jmh.csv, macro.txt, one .md per scenario).
+# Environment: JMH_ARGS (default "-f 1 -wi 3 -i 5 -w 1s -r 1s"), LOAD_CLIENTS (32), LOAD_SECONDS (10).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+started=$(date +%s)
+if ! ensure_package memcached memcached; then
+  echo "memcached is missing and could not be installed (run as root or with sudo): apt-get install memcached" >&2
+  exit 1
+fi
+MEMCACHED=$(command -v memcached || echo /usr/bin/memcached)
+
+OUT=filter/target/bench
+JMH_ARGS=${JMH_ARGS:--f 1 -wi 3 -i 5 -w 1s -r 1s}
+LOAD_CLIENTS=${LOAD_CLIENTS:-32}
+LOAD_SECONDS=${LOAD_SECONDS:-10}
+# Jetty's start/stop lines and xmemcached's stack trace per failed reconnect (the outage scenario
+# causes many) would drown the figures; PageCache's own one-line outage logs are warnings and stay.
+JVM_ARGS="-Dkryo.unsafe=false -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dorg.slf4j.simpleLogger.log.net.rubyeye=off -Dorg.slf4j.simpleLogger.log.com.google.code.yanf4j=off"
+
+echo "==> building filter's test classes and the JMH stubs"
+mvn -B -q -pl filter test-compile
+mvn -B -q -pl filter dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath >/dev/null
+CP="filter/target/test-classes:filter/target/classes:$(cat filter/target/bench.classpath)"
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+{
+  echo "CPU:       $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
+  echo "memory:    $(free -m | awk '/^Mem:/ {print $2 " MB"}')"
+  echo "kernel:    $(uname -sr)"
+  echo "java:      $(java -version 2>&1 | tr '\n' ' ' | sed 's/ *$//')"
+  echo "memcached: $("$MEMCACHED" -V)"
+  echo "load average at start (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$OUT/machine.txt"
+cat "$OUT/machine.txt"
+
+JMH_COMMAND="java -cp \$CP org.openjdk.jmh.Main $JMH_ARGS -jvmArgsAppend \"$JVM_ARGS\" -rf csv -rff $OUT/jmh.csv 'org\\.pagecache\\.bench\\..*Benchmark'"
+echo "==> JMH: $JMH_COMMAND"
+# shellcheck disable=SC2086 # JMH_ARGS is a list of options
+# The JMH process only orchestrates; the forks measure, and get JVM_ARGS through -jvmArgsAppend.
+java -cp "$CP" org.openjdk.jmh.Main $JMH_ARGS -jvmArgsAppend "$JVM_ARGS" \
+  -rf csv -rff "$OUT/jmh.csv" 'org\.pagecache\.bench\..*Benchmark' | tee "$OUT/jmh.txt"
+
+MACRO_COMMAND="java $JVM_ARGS -cp \$CP org.pagecache.bench.MacroBench $OUT $LOAD_CLIENTS $LOAD_SECONDS"
+echo "==> load: $MACRO_COMMAND"
+# shellcheck disable=SC2086
+java $JVM_ARGS -cp "$CP" org.pagecache.bench.MacroBench "$OUT" "$LOAD_CLIENTS" "$LOAD_SECONDS" | tee "$OUT/macro.txt"
+
+elapsed=$(( $(date +%s) - started ))
+{
+  echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "command:  scripts/bench.sh   (took $((elapsed / 60)) min $((elapsed % 60)) s, build included)"
+  echo "JMH:      $JMH_COMMAND"
+  echo "load:     $MACRO_COMMAND"
+  echo "CP:       filter/target/test-classes:filter/target/classes + mvn -pl filter dependency:build-classpath -Dmdep.includeScope=test"
+  echo "load average at end (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$OUT/run.txt"
+java $JVM_ARGS -cp "$CP" org.pagecache.bench.BenchmarksReport BENCHMARKS.md "$OUT"
+echo "==> done in $((elapsed / 60)) min $((elapsed % 60)) s; BENCHMARKS.md regenerated (git diff BENCHMARKS.md)"
