@@ -37,6 +37,8 @@ public final class CmsWebhookExample {
   public static List<Fetched> run(String memcachedServers, PrintStream out) throws Exception {
     PageCacheConfig config = PageCacheConfig.builder()
         .set("memcached.servers", memcachedServers)
+        // generous: a busy laptop should show caching, not fail-open misses (the default is 200ms)
+        .set("memcached.op.timeout", "1s")
         .set("namespace", Namespaces.fresh("hook"))
         .set("policies", "article: ttl=10m; section: ttl=10m")
         .ignoreEnvironment()

@@ -42,6 +42,8 @@ public final class PoliciesAndTagsExample {
     Map<Integer, String> titles = new ConcurrentHashMap<>(Map.of(1, "Harbour opens", 2, "Trains return", 3, "Otters are back"));
     PageCacheConfig config = PageCacheConfig.builder()
         .set("memcached.servers", memcachedServers)
+        // generous: a busy laptop should show caching, not fail-open misses (the default is 200ms)
+        .set("memcached.op.timeout", "1s")
         .set("namespace", Namespaces.fresh("tags"))
         .set("policies", POLICIES)
         .ignoreEnvironment()

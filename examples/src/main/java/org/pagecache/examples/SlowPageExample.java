@@ -38,6 +38,8 @@ public final class SlowPageExample {
   public static List<Fetched> run(String memcachedServers, int requests, PrintStream out) throws Exception {
     PageCacheConfig config = PageCacheConfig.builder()
         .set("memcached.servers", memcachedServers)
+        // generous: a busy laptop should show caching, not fail-open misses (the default is 200ms)
+        .set("memcached.op.timeout", "1s")
         .set("namespace", Namespaces.fresh("slow"))
         .set("ttl", "30s")
         .ignoreEnvironment() // this example's settings, not PAGECACHE_* of the machine

@@ -33,6 +33,8 @@ public final class WeightedClusterExample {
   public static Map<String, Long> run(String weightedServers, int pages, PrintStream out) throws Exception {
     PageCacheConfig config = PageCacheConfig.builder()
         .set("memcached.servers", weightedServers)
+        // generous: a busy laptop should show caching, not fail-open misses (the default is 200ms)
+        .set("memcached.op.timeout", "1s")
         .set("namespace", Namespaces.fresh("ring"))
         .ignoreEnvironment()
         .build();
