@@ -5,7 +5,7 @@
 #   2. JMH micro-benchmarks: PageCodec, the filter's hit path, key building
 #   3. the load driver (MacroBench): throughput, refresh under load, stampede, scale-out
 #   4. BenchmarksReport: rewrites the generated blocks of BENCHMARKS.md
-# Raw output stays in filter/target/bench (jmh.txt, jmh.csv, macro.txt, one .md per scenario).
+# Raw output stays in filter/target/bench (jmh.txt, jmh.json, macro.txt, one .md per scenario).
 # Environment: JMH_ARGS (default "-f 1 -wi 3 -i 5 -w 1s -r 1s"), LOAD_CLIENTS (32), LOAD_SECONDS (10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,12 +43,12 @@ mkdir -p "$OUT"
 } > "$OUT/machine.txt"
 cat "$OUT/machine.txt"
 
-JMH_COMMAND="java -cp \$CP org.openjdk.jmh.Main $JMH_ARGS -jvmArgsAppend \"$JVM_ARGS\" -rf csv -rff $OUT/jmh.csv 'org\\.pagecache\\.bench\\..*Benchmark'"
+JMH_COMMAND="java -cp \$CP org.openjdk.jmh.Main $JMH_ARGS -jvmArgsAppend \"$JVM_ARGS\" -rf json -rff $OUT/jmh.json 'org\\.pagecache\\.bench\\..*Benchmark'"
 echo "==> JMH: $JMH_COMMAND"
 # shellcheck disable=SC2086 # JMH_ARGS is a list of options
 # The JMH process only orchestrates; the forks measure, and get JVM_ARGS through -jvmArgsAppend.
 java -cp "$CP" org.openjdk.jmh.Main $JMH_ARGS -jvmArgsAppend "$JVM_ARGS" \
-  -rf csv -rff "$OUT/jmh.csv" 'org\.pagecache\.bench\..*Benchmark' | tee "$OUT/jmh.txt"
+  -rf json -rff "$OUT/jmh.json" 'org\.pagecache\.bench\..*Benchmark' | tee "$OUT/jmh.txt"
 
 MACRO_COMMAND="java $JVM_ARGS -cp \$CP org.pagecache.bench.MacroBench $OUT $LOAD_CLIENTS $LOAD_SECONDS"
 echo "==> load: $MACRO_COMMAND"

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -24,11 +23,10 @@ import java.util.regex.Pattern;
  *   java -cp ... org.pagecache.bench.BenchmarksReport BENCHMARKS.md target/bench
  * </pre>
  * The run directory holds {@code machine.txt} and {@code run.txt} (written by scripts/bench.sh),
- * {@code jmh.csv} (JMH's {@code -rf csv}) and one {@code NAME.md} per {@link MacroBench} scenario.
+ * {@code jmh.json} (JMH's {@code -rf json}) and one {@code NAME.md} per {@link MacroBench} scenario.
  */
 public final class BenchmarksReport {
   private static final Pattern BLOCK = Pattern.compile("(<!-- bench:([a-z]+) -->\\n)(.*?)(<!-- /bench:\\2 -->)", Pattern.DOTALL);
-  private static final String PKG = "org.pagecache.bench.";
 
   private BenchmarksReport() {}
 
@@ -38,7 +36,7 @@ public final class BenchmarksReport {
     Map<String, String> blocks = new HashMap<>();
     blocks.put("run", "```\n" + read(run.resolve("run.txt")).strip() + "\n```\n\nMachine:\n\n```\n"
         + read(run.resolve("machine.txt")).strip() + "\n```\n");
-    Jmh jmh = Jmh.parse(read(run.resolve("jmh.csv")));
+    JmhResults jmh = JmhResults.parse(read(run.resolve("jmh.json")));
     blocks.put("codec", codec(jmh));
     blocks.put("filter", filter(jmh));
     blocks.put("keys", keys(jmh));
@@ -72,48 +70,66 @@ public final class BenchmarksReport {
     return out.toString();
   }
 
-  private static String codec(Jmh jmh) {
+  private static String codec(JmhResults jmh) {
     Table t = new Table("HTML", "stored body", "Kryo entry bytes", "Java ser. bytes", "Kryo encode ns",
         "Kryo decode ns", "Java encode ns", "Java decode ns", "decode: Java / Kryo");
     for (PageCodecBenchmark.EntrySize s : PageCodecBenchmark.entrySizes()) {
       Map<String, String> p = Map.of("htmlBytes", Integer.toString(s.htmlBytes()), "gzipped", Boolean.toString(s.gzipped()));
-      Jmh.Row kryoDecode = jmh.get("PageCodecBenchmark.kryoDecode", p);
-      Jmh.Row javaDecode = jmh.get("PageCodecBenchmark.javaDecode", p);
+      double[] kryoDecode = jmh.get("PageCodecBenchmark.kryoDecode", p).of("");
+      double[] javaDecode = jmh.get("PageCodecBenchmark.javaDecode", p).of("");
       t.row(s.htmlBytes() / 1024 + " KB" + (s.gzipped() ? ", gzipped" : ""), s.bodyBytes(), s.kryoBytes(), s.javaBytes(),
-          jmh.get("PageCodecBenchmark.kryoEncode", p).scoreWithError(0), kryoDecode.scoreWithError(0),
-          jmh.get("PageCodecBenchmark.javaEncode", p).scoreWithError(0), javaDecode.scoreWithError(0),
-          num(javaDecode.score() / kryoDecode.score(), 1) + "x");
+          JmhResults.medianAndRange(jmh.get("PageCodecBenchmark.kryoEncode", p).of(""), 0),
+          JmhResults.medianAndRange(kryoDecode, 0),
+          JmhResults.medianAndRange(jmh.get("PageCodecBenchmark.javaEncode", p).of(""), 0),
+          JmhResults.medianAndRange(javaDecode, 0),
+          num(JmhResults.median(javaDecode) / JmhResults.median(kryoDecode), 1) + "x");
     }
-    return "Average time per operation (± the 99.9 % confidence half-width JMH reports over the iterations)."
-        + " Entry bytes are what memcached stores for the page (body plus headers and metadata).\n\n" + t;
+    return "Average time per operation in each measured iteration: the median iteration, and in brackets the"
+        + " fastest and slowest. Entry bytes are what memcached stores for the page (body plus headers and"
+        + " metadata).\n\n" + t;
   }
 
-  private static String filter(Jmh jmh) {
-    Table t = new Table("client", "PageCache hit µs", "plain servlet µs", "filter overhead µs", "overhead",
-        "pair of requests µs (JMH score)");
+  private static String filter(JmhResults jmh) {
+    Table t = new Table("client", "PageCache hit µs", "plain servlet µs", "filter overhead µs", "overhead");
+    double pairs = 0;
     for (String client : List.of("gzip", "identity")) {
-      Map<String, String> p = Map.of("client", client);
-      double pairs = jmh.get("FilterHitBenchmark.pairedRequests:pairs", p).score();
-      double hit = jmh.get("FilterHitBenchmark.pairedRequests:filterNanos", p).score() / pairs / 1000;
-      double direct = jmh.get("FilterHitBenchmark.pairedRequests:directNanos", p).score() / pairs / 1000;
-      t.row(client.equals("gzip") ? "`Accept-Encoding: gzip`" : "no Accept-Encoding", num(hit, 1), num(direct, 1),
-          num(hit - direct, 1), Table.percent(hit / direct - 1, 0),
-          jmh.get("FilterHitBenchmark.pairedRequests", p).scoreWithError(1));
+      JmhResults.Run run = jmh.get("FilterHitBenchmark.pairedRequests", Map.of("client", client));
+      double[] n = run.of("pairs");
+      double[] hit = perRequestMicros(run.of("filterNanos"), n);
+      double[] direct = perRequestMicros(run.of("directNanos"), n);
+      double[] overhead = new double[n.length];
+      double[] relative = new double[n.length];
+      for (int i = 0; i < n.length; i++) {
+        overhead[i] = hit[i] - direct[i];
+        relative[i] = 100 * (hit[i] / direct[i] - 1);
+      }
+      pairs += java.util.Arrays.stream(n).sum();
+      t.row(client.equals("gzip") ? "`Accept-Encoding: gzip`" : "no Accept-Encoding", JmhResults.medianAndRange(hit, 1),
+          JmhResults.medianAndRange(direct, 1), JmhResults.medianAndRange(overhead, 1),
+          num(JmhResults.median(relative), 0) + " %");
     }
     return "Requests one at a time through Jetty's `LocalConnector` (real HTTP/1.1 parsing and servlet pipeline,"
         + " no sockets), store = `LocalStore`, page = " + FilterHitBenchmark.PAGE_BYTES / 1024 + " KB HTML. Each"
-        + " invocation sends one request of each kind, in alternating order; the columns are mean times per"
-        + " request over the measured iterations (" + num(jmh.get("FilterHitBenchmark.pairedRequests:pairs",
-        Map.of("client", "gzip")).score(), 0) + " pairs for gzip).\n\n" + t;
+        + " invocation sends one request of each kind, in alternating order (" + num(pairs, 0) + " pairs in all)."
+        + " Mean time per request in each measured iteration: the median iteration, and in brackets the fastest"
+        + " and slowest; the overhead is computed per iteration, from requests that ran side by side.\n\n" + t;
   }
 
-  private static String keys(Jmh jmh) {
+  private static double[] perRequestMicros(double[] nanos, double[] pairs) {
+    double[] micros = new double[nanos.length];
+    for (int i = 0; i < nanos.length; i++) {
+      micros[i] = nanos[i] / pairs[i] / 1000;
+    }
+    return micros;
+  }
+
+  private static String keys(JmhResults jmh) {
     Table t = new Table("URL", "characters (path + query)", "ns per key");
     for (String url : List.of("short", "long")) {
       t.row(url.equals("short") ? "`/article/42`" : "search URL, 40 query parameters", PageKeyBenchmark.length(url),
-          jmh.get("PageKeyBenchmark.pageKey", Map.of("url", url)).scoreWithError(0));
+          JmhResults.medianAndRange(jmh.get("PageKeyBenchmark.pageKey", Map.of("url", url)).of(""), 0));
     }
-    return "`PageKey.canonical` + `Namespace.page` (sort the query, SHA-256, base64), average time.\n\n" + t;
+    return "`PageKey.canonical` + `Namespace.page` (sort the query, SHA-256, base64); median iteration (fastest–slowest).\n\n" + t;
   }
 
   private static String read(Path p) throws IOException {
@@ -121,48 +137,5 @@ public final class BenchmarksReport {
       throw new IllegalStateException(p + " is missing: run scripts/bench.sh, which writes it");
     }
     return Files.readString(p, StandardCharsets.UTF_8);
-  }
-
-  /** JMH's CSV results: benchmark (without package), params, score, error. */
-  record Jmh(List<Row> rows) {
-    record Row(String benchmark, Map<String, String> params, double score, double error) {
-      String scoreWithError(int decimals) {
-        return num(score, decimals) + (Double.isNaN(error) ? "" : " ± " + num(error, decimals));
-      }
-    }
-
-    static Jmh parse(String csv) {
-      List<String> lines = csv.lines().filter(l -> !l.isBlank()).toList();
-      List<String> header = fields(lines.get(0));
-      List<Row> rows = new ArrayList<>();
-      for (String line : lines.subList(1, lines.size())) {
-        List<String> f = fields(line);
-        Map<String, String> params = new LinkedHashMap<>();
-        for (int i = 0; i < header.size(); i++) {
-          if (header.get(i).startsWith("Param: ") && i < f.size() && !f.get(i).isEmpty()) {
-            params.put(header.get(i).substring("Param: ".length()), f.get(i));
-          }
-        }
-        String name = f.get(0).startsWith(PKG) ? f.get(0).substring(PKG.length()) : f.get(0);
-        rows.add(new Row(name, params, Double.parseDouble(f.get(4)), Double.parseDouble(f.get(5))));
-      }
-      return new Jmh(rows);
-    }
-
-    Row get(String benchmark, Map<String, String> params) {
-      return rows.stream()
-          .filter(r -> r.benchmark().equals(benchmark) && r.params().entrySet().containsAll(params.entrySet()))
-          .findFirst()
-          .orElseThrow(() -> new IllegalStateException("jmh.csv has no result for " + benchmark + " " + params));
-    }
-
-    /** One CSV line: fields separated by commas, optionally double-quoted (JMH never puts quotes inside). */
-    private static List<String> fields(String line) {
-      List<String> fields = new ArrayList<>();
-      for (String f : line.split(",", -1)) {
-        fields.add(f.length() >= 2 && f.startsWith("\"") && f.endsWith("\"") ? f.substring(1, f.length() - 1) : f);
-      }
-      return fields;
-    }
   }
 }
