@@ -17,33 +17,40 @@ import org.pagecache.testing.JettyServer;
  * <pre>
  *   /nocache/&lt;i&gt;   the backend every time (fixed cost, then the page)
  *   /cached/&lt;i&gt;    the same backend behind PageCacheFilter on memcached (handler "page")
+ *   /other/&lt;i&gt;     the same again as a second cached handler ("other"), so a scenario can show
+ *                 what one handler's refresh leaves alone
  *   /limit/&lt;i&gt;     the bytes a hit sends, written from memory: the ceiling for any cache here
  * </pre>
  */
 final class BenchSite implements AutoCloseable {
   final BenchServlets.Pages pages;
   final BenchServlets.Backend cachedBackend;
+  final BenchServlets.Backend otherBackend;
   final BenchServlets.Backend uncachedBackend;
   final JettyServer jetty;
   final PageCache cache;
 
   /**
    * @param servers  memcached servers for the cache
-   * @param policy   the policy of handler "page", e.g. {@code ttl=10m, grace=10m}
+   * @param policy   the policy of handlers "page" and "other", e.g. {@code ttl=10m, grace=10m}
    */
   BenchSite(String servers, String namespace, String policy, BenchServlets.Pages pages, long costMillis) {
     this.pages = pages;
     this.cachedBackend = new BenchServlets.Backend(pages, costMillis);
+    this.otherBackend = new BenchServlets.Backend(pages, costMillis);
     this.uncachedBackend = new BenchServlets.Backend(pages, costMillis);
     PageCacheConfig config = PageCacheConfig.builder().ignoreEnvironment()
         .set("memcached.servers", servers)
         .set("namespace", namespace)
-        .set("policies", "page: " + policy)
+        .set("policies", "page: " + policy + "; other: " + policy)
         .build();
     PageCacheFilter filter = new PageCacheFilter(config);
     jetty = JettyServer.start(ctx -> {
-      ctx.addFilter(new FilterHolder(filter), "/cached/*", EnumSet.of(DispatcherType.REQUEST));
+      FilterHolder holder = new FilterHolder(filter);
+      ctx.addFilter(holder, "/cached/*", EnumSet.of(DispatcherType.REQUEST));
+      holder.getRegistration().addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/other/*");
       JettyServer.servlet(ctx, "page", cachedBackend, "/cached/*");
+      JettyServer.servlet(ctx, "other", otherBackend, "/other/*");
       JettyServer.servlet(ctx, "nocache", uncachedBackend, "/nocache/*");
       JettyServer.servlet(ctx, "limit", new BenchServlets.FromMemory(pages), "/limit/*");
     });
@@ -55,15 +62,20 @@ final class BenchSite implements AutoCloseable {
   }
 
   /**
-   * Builds every page, then passes over them until one whole pass is all hits (at most five), so a
-   * measurement starts from a full cache. Returns the hits of the last pass.
+   * Builds every page of handler "page", then passes over them until one whole pass is all hits (at
+   * most five), so a measurement starts from a full cache. Returns the hits of the last pass.
    */
   long fill(LoadDriver driver) {
+    return fill(driver, "cached");
+  }
+
+  /** {@link #fill(LoadDriver)} for the pages under {@code /<kind>/}. */
+  long fill(LoadDriver driver, String kind) {
     long hits = 0;
     for (int pass = 0; pass < 5 && hits < pages.count(); pass++) {
       AtomicInteger next = new AtomicInteger();
       hits = driver.run("fill", 16, pages.count(), Duration.ofSeconds(60),
-          () -> uri("cached", next.getAndIncrement() % pages.count())).label("HIT");
+          () -> uri(kind, next.getAndIncrement() % pages.count())).label("HIT");
     }
     return hits;
   }
