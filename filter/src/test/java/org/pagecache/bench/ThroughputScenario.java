@@ -134,9 +134,9 @@ final class ThroughputScenario {
     double n = r.requests();
     Table t = new Table("per PageCache hit (measured over the hits run)", "value");
     t.row("Store round trips (`Store.roundTrips()`)", num(hits.roundTrips / n, 3));
-    t.row("memcached keys found (`get_hits`)", num(hits.memcached("get_hits") / n, 3));
-    t.row("memcached keys missed (`get_misses`; the handler's update token is absent until its first refresh)",
-        num(hits.memcached("get_misses") / n, 3));
+    t.row("memcached keys found (`get_hits`: the page and its handler's update token, in one multi-get)",
+        num(hits.memcached("get_hits") / n, 3));
+    t.row("memcached keys missed (`get_misses`)", num(hits.memcached("get_misses") / n, 3));
     t.row("memcached writes (`cmd_set`)", num(hits.memcached("cmd_set") / n, 3));
     t.row("bytes memcached sent (`bytes_written`)", num(hits.memcached("bytes_written") / n, 0));
     t.row("bytes memcached received (`bytes_read`)", num(hits.memcached("bytes_read") / n, 0));
