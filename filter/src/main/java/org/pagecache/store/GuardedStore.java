@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
@@ -16,15 +17,23 @@ import org.slf4j.LoggerFactory;
  * call. xmemcached alone would keep waiting the op timeout on every call and close a connection
  * only after 1000 consecutive timeouts.
  *
- * <p>After a failure the store is "down" for {@code retryMillis}; then exactly one call probes it
+ * <p>The circuit opens after {@value #OPENS_AFTER} failures in a row with no success between them:
+ * one failed call is not an outage. That matters with several servers: when one of three dies,
+ * the calls that reach it before xmemcached drops it from the Ketama ring fail, while calls to the
+ * other two succeed and keep the circuit closed, so only the dead node's pages go to their
+ * handlers. Once open, the store is "down" for {@code retryMillis}; then exactly one call probes it
  * while the others keep failing fast. One log line when memcached goes away, one when it is back.
  */
 public final class GuardedStore implements Store {
   private static final Logger log = LoggerFactory.getLogger(GuardedStore.class);
 
+  /** Failures in a row that open the circuit. */
+  static final int OPENS_AFTER = 3;
+
   private final Store store;
   private final Clock clock;
   private final long retryMillis;
+  private final AtomicInteger failuresInARow = new AtomicInteger();
   private final AtomicLong downUntil = new AtomicLong(0);
   private volatile boolean down;
   private final LongAdder failures = new LongAdder();
@@ -47,6 +56,9 @@ public final class GuardedStore implements Store {
     }
     try {
       T result = op.get();
+      if (failuresInARow.get() != 0) { // read first: no write, so no contention, on the usual path
+        failuresInARow.set(0);
+      }
       if (down) {
         down = false;
         log.info("pagecache: {} is reachable again; caching resumes", store.describe());
@@ -54,8 +66,10 @@ public final class GuardedStore implements Store {
       return result;
     } catch (StoreException e) {
       failures.increment();
-      downUntil.set(clock.millis() + retryMillis);
-      if (!down) {
+      if (down) {
+        downUntil.set(clock.millis() + retryMillis); // the probe failed: fail fast for another interval
+      } else if (failuresInARow.incrementAndGet() >= OPENS_AFTER) {
+        downUntil.set(clock.millis() + retryMillis);
         down = true;
         log.warn("pagecache: {} is unavailable ({}); serving from handlers until it is back", store.describe(), e.getMessage());
       }

@@ -3,6 +3,7 @@ package org.pagecache.counters;
 import java.time.Clock;
 import org.pagecache.store.LocalStore;
 import org.pagecache.store.Store;
+import org.pagecache.testing.FaultyStore;
 import org.pagecache.testing.MutableClock;
 
 /** One in-process store shared by all "frontends", expiring by a clock the test moves. */

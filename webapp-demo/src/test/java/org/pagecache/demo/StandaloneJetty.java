@@ -2,10 +2,8 @@ package org.pagecache.demo;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,17 +14,11 @@ import org.pagecache.testing.MemcachedExtension;
  * docs/deploy.md tells an operator to: a fresh Jetty base with the http and ee10-deploy modules,
  * a small module of our own for the login realm, and the WAR copied to webapps/ROOT.war.
  */
-final class StandaloneJetty implements Deployment {
-  private final ContainerProcess process;
-  private final int port;
-
-  private StandaloneJetty(ContainerProcess process, int port) {
-    this.process = process;
-    this.port = port;
-  }
+final class StandaloneJetty {
+  private StandaloneJetty() {}
 
   /** Creates a base under {@code workDir}, deploys {@code war} and starts Jetty with {@code env}. */
-  static StandaloneJetty deploy(Path jettyHome, Path war, Path workDir, Map<String, String> env, Duration readyWithin) {
+  static Deployment deploy(Path jettyHome, Path war, Path workDir, Map<String, String> env, Duration readyWithin) {
     Path base = workDir.resolve("jetty-base");
     try {
       Files.createDirectories(base.resolve("modules"));
@@ -43,42 +35,11 @@ final class StandaloneJetty implements Deployment {
     ContainerProcess.run("jetty --add-modules", List.of(ContainerProcess.java(), "-jar", startJar,
         "jetty.home=" + jettyHome, "jetty.base=" + base, "--add-modules=http,ee10-deploy,pagecache-realm"),
         base, workDir.resolve("jetty-add-modules.log"), Duration.ofSeconds(60));
-    copy(war, base.resolve("webapps/ROOT.war"));
+    RunningContainer.copy(war, base.resolve("webapps/ROOT.war"));
     int port = MemcachedExtension.freePort();
-    ContainerProcess process = ContainerProcess.start("jetty", List.of(ContainerProcess.java(), "-jar", startJar,
+    return RunningContainer.start("jetty", List.of(ContainerProcess.java(), "-jar", startJar,
         "jetty.home=" + jettyHome, "jetty.base=" + base, "jetty.http.host=127.0.0.1", "jetty.http.port=" + port),
-        env, base, workDir.resolve("jetty.log"));
-    StandaloneJetty jetty = new StandaloneJetty(process, port);
-    try {
-      process.awaitReady(jetty.uri("/cms/stats"), readyWithin);
-    } catch (RuntimeException e) {
-      process.close();
-      throw e;
-    }
-    return jetty;
-  }
-
-  static void copy(Path from, Path to) {
-    try {
-      Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      throw new UncheckedIOException("copy " + from + " to " + to, e);
-    }
-  }
-
-  @Override
-  public URI uri(String pathAndQuery) {
-    return URI.create("http://127.0.0.1:" + port + pathAndQuery);
-  }
-
-  @Override
-  public void close() {
-    process.close();
-  }
-
-  @Override
-  public String toString() {
-    return "standalone " + process;
+        env, base, workDir.resolve("jetty.log"), port, readyWithin);
   }
 
   /** The same files docs/deploy.md shows. */

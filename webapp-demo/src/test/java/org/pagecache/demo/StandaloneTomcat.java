@@ -2,7 +2,6 @@ package org.pagecache.demo;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,16 +17,10 @@ import org.pagecache.testing.MemcachedExtension;
  * the shutdown port off), the editor in conf/tomcat-users.xml, the WAR as webapps/ROOT.war.
  * Started with {@code java ... Bootstrap start}, what catalina.sh runs, without the shell script.
  */
-final class StandaloneTomcat implements Deployment {
-  private final ContainerProcess process;
-  private final int port;
+final class StandaloneTomcat {
+  private StandaloneTomcat() {}
 
-  private StandaloneTomcat(ContainerProcess process, int port) {
-    this.process = process;
-    this.port = port;
-  }
-
-  static StandaloneTomcat deploy(Path catalinaHome, Path war, Path workDir, Map<String, String> env, Duration readyWithin) {
+  static Deployment deploy(Path catalinaHome, Path war, Path workDir, Map<String, String> env, Duration readyWithin) {
     Path base = workDir.resolve("catalina-base");
     int port = MemcachedExtension.freePort();
     try {
@@ -36,7 +29,7 @@ final class StandaloneTomcat implements Deployment {
       }
       try (Stream<Path> conf = Files.list(catalinaHome.resolve("conf"))) {
         for (Path file : conf.filter(Files::isRegularFile).toList()) {
-          StandaloneJetty.copy(file, base.resolve("conf").resolve(file.getFileName()));
+          RunningContainer.copy(file, base.resolve("conf").resolve(file.getFileName()));
         }
       }
       Path serverXml = base.resolve("conf/server.xml");
@@ -52,7 +45,7 @@ final class StandaloneTomcat implements Deployment {
     } catch (IOException e) {
       throw new UncheckedIOException("catalina base " + base, e);
     }
-    StandaloneJetty.copy(war, base.resolve("webapps/ROOT.war"));
+    RunningContainer.copy(war, base.resolve("webapps/ROOT.war"));
 
     List<String> command = new ArrayList<>(List.of(ContainerProcess.java(),
         // What catalina.sh adds on Java 17, so Tomcat's leak prevention works without warnings.
@@ -69,30 +62,7 @@ final class StandaloneTomcat implements Deployment {
         "-Djava.util.logging.manager=org.apache.juli.ClassLoaderLogManager",
         "-cp", catalinaHome.resolve("bin/bootstrap.jar") + java.io.File.pathSeparator + catalinaHome.resolve("bin/tomcat-juli.jar"),
         "org.apache.catalina.startup.Bootstrap", "start"));
-    ContainerProcess process = ContainerProcess.start("tomcat", command, env, base, workDir.resolve("tomcat.log"));
-    StandaloneTomcat tomcat = new StandaloneTomcat(process, port);
-    try {
-      process.awaitReady(tomcat.uri("/cms/stats"), readyWithin);
-    } catch (RuntimeException e) {
-      process.close();
-      throw e;
-    }
-    return tomcat;
-  }
-
-  @Override
-  public URI uri(String pathAndQuery) {
-    return URI.create("http://127.0.0.1:" + port + pathAndQuery);
-  }
-
-  @Override
-  public void close() {
-    process.close();
-  }
-
-  @Override
-  public String toString() {
-    return "standalone " + process;
+    return RunningContainer.start("tomcat", command, env, base, workDir.resolve("tomcat.log"), port, readyWithin);
   }
 
   /** The same file docs/deploy.md shows. */

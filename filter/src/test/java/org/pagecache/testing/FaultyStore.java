@@ -1,4 +1,4 @@
-package org.pagecache.counters;
+package org.pagecache.testing;
 
 import java.util.Collection;
 import java.util.List;
@@ -7,12 +7,16 @@ import java.util.function.BooleanSupplier;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 
-/** A store that answers like its delegate, or throws {@link StoreException} while it is "down". */
-final class FaultyStore implements Store {
+/**
+ * A store that answers like its delegate, or throws {@link StoreException} while it is "down": for
+ * unit tests of what sits above the store (the circuit breaker, the counters' fallbacks). Tests of
+ * memcached failing stop a real memcached instead.
+ */
+public final class FaultyStore implements Store {
   private final Store delegate;
   private final BooleanSupplier down;
 
-  FaultyStore(Store delegate, BooleanSupplier down) {
+  public FaultyStore(Store delegate, BooleanSupplier down) {
     this.delegate = delegate;
     this.down = down;
   }
