@@ -101,9 +101,9 @@ final class PageFlow {
     switch (found.decision.state()) {
       case FRESH -> serve(p, page, Event.HIT, "HIT", "PageCache; hit; ttl=" + ttlLeft(page));
       case STALE -> {
-        String owner = cache.lock.newOwner();
-        if (tryLock(p, found.key, owner)) {
-          rebuildUnlessDone(p, found, page, owner);
+        Lease lease = tryLock(p, found.key);
+        if (lease != null) {
+          rebuildUnlessDone(p, found, page, lease);
         } else if (found.decision.early()) {
           serve(p, page, Event.HIT, "HIT", "PageCache; hit; ttl=" + ttlLeft(page));
         } else {
@@ -111,9 +111,9 @@ final class PageFlow {
         }
       }
       case ABSENT -> {
-        String owner = cache.lock.newOwner();
-        if (tryLock(p, found.key, owner)) {
-          rebuildUnlessDone(p, found, null, owner);
+        Lease lease = tryLock(p, found.key);
+        if (lease != null) {
+          rebuildUnlessDone(p, found, null, lease);
         } else {
           waitForBuilder(p, found);
         }
@@ -189,25 +189,40 @@ final class PageFlow {
     return true;
   }
 
-  private boolean tryLock(Page p, String key, String owner) {
-    try {
-      boolean won = cache.lock.tryAcquire(key, owner);
-      if (won) {
-        p.stats.record(Event.LOCK);
-      }
-      return won;
-    } catch (StoreException e) {
-      p.stats.record(Event.ERROR);
-      return false;
+  /** The rebuild lock of one page, held by this request; released once, whichever way the build ends. */
+  private static final class Lease {
+    final String pageKey;
+    final String owner;
+    boolean released;
+
+    Lease(String pageKey, String owner) {
+      this.pageKey = pageKey;
+      this.owner = owner;
     }
   }
 
-  private void unlock(Page p, String key, String owner) {
-    if (owner == null) {
+  /** The page's rebuild lock if this request won it, else null (lost, or memcached failed). */
+  private Lease tryLock(Page p, String key) {
+    String owner = cache.lock.newOwner();
+    try {
+      if (cache.lock.tryAcquire(key, owner)) {
+        p.stats.record(Event.LOCK);
+        return new Lease(key, owner);
+      }
+      return null;
+    } catch (StoreException e) {
+      p.stats.record(Event.ERROR);
+      return null;
+    }
+  }
+
+  private void unlock(Page p, Lease lease) {
+    if (lease == null || lease.released) {
       return;
     }
+    lease.released = true;
     try {
-      cache.lock.release(key, owner);
+      cache.lock.release(lease.pageKey, lease.owner);
       p.stats.record(Event.UNLOCK);
     } catch (StoreException e) {
       p.stats.record(Event.ERROR); // the lock expires by itself after lock.ttl
@@ -297,13 +312,18 @@ final class PageFlow {
           return;
         }
         if (!got.containsKey(lockKey)) {
-          break; // the builder gave up without storing: build it ourselves
+          // The builder gave up without storing: one waiter takes over, the others keep waiting.
+          Lease lease = tryLock(p, found.key);
+          if (lease != null) {
+            rebuildUnlessDone(p, found, null, lease);
+            return;
+          }
         }
       }
     } catch (StoreException e) {
       p.stats.record(Event.ERROR);
     }
-    rebuild(p, found, null, null);
+    rebuild(p, found, null, null); // waited lock.wait for nothing: never keep a reader waiting longer
   }
 
   private static void sleep(long millis) {
@@ -319,25 +339,43 @@ final class PageFlow {
   /**
    * With the lock won, looks once more before building: between this request's lookup and its
    * lock, another request may have built the page and released its lock. Costs one round trip
-   * per rebuild, none per hit.
+   * per rebuild, none per hit. Whatever way the build ends, even by an Error, the lock is released.
    */
-  private void rebuildUnlessDone(Page p, Found found, CachedPage stale, String owner)
+  private void rebuildUnlessDone(Page p, Found found, CachedPage stale, Lease lease)
       throws IOException, ServletException {
-    Found again;
     try {
-      again = lookup(p);
-    } catch (StoreException e) {
-      again = found;
+      Found again;
+      try {
+        again = lookup(p);
+      } catch (StoreException e) {
+        again = found;
+      }
+      if (again != found && again.key.equals(found.key) && builtSince(found.page, again)) {
+        unlock(p, lease);
+        serve(p, again.page, Event.HIT, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(again.page));
+        return;
+      }
+      // Build under the newest token seen, so a refresh between the two lookups is not built stale.
+      Found target = again.key.equals(found.key) && again.token > found.token
+          ? new Found(found.key, found.page, again.token, found.decision, found.tagVersions)
+          : found;
+      rebuild(p, target, stale, lease);
+    } finally {
+      unlock(p, lease); // no-op when the build path released it already
     }
-    if (again.decision.state() == Freshness.State.FRESH && again.key.equals(found.key)) {
-      unlock(p, found.key, owner);
-      serve(p, again.page, Event.HIT, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(again.page));
-      return;
-    }
-    rebuild(p, found, stale, owner);
   }
 
-  private void rebuild(Page p, Found found, CachedPage stale, String owner) throws IOException, ServletException {
+  /**
+   * True when the second lookup found a fresh page that someone else built after the first one
+   * looked. Comparing build times rather than re-classifying matters for an early refresh: the
+   * page it replaces is still fresh, and a second random draw would usually call off the rebuild.
+   */
+  private static boolean builtSince(CachedPage before, Found again) {
+    return again.decision.state() == Freshness.State.FRESH && !again.page.isUncacheableMarker()
+        && (before == null || again.page.builtAtMillis() > before.builtAtMillis());
+  }
+
+  private void rebuild(Page p, Found found, CachedPage stale, Lease lease) throws IOException, ServletException {
     long start = cache.clock.millis();
     CapturingResponse capture = newCapture(p);
     capture.onPassThrough(new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=streamed")::apply);
@@ -347,7 +385,7 @@ final class PageFlow {
       p.chain.doFilter(CaptureRequest.forSharing(p.req, capture), capture);
       c = capture.finish();
     } catch (IOException | ServletException | RuntimeException e) {
-      unlock(p, found.key, owner);
+      unlock(p, lease);
       if (stale != null && !capture.isPassThrough() && !p.res.isCommitted()) {
         log.warn("pagecache: build of a {} page failed ({}); serving the stale copy", p.handler, e.toString());
         p.res.reset();
@@ -359,12 +397,13 @@ final class PageFlow {
     if (c.passedThrough()) {
       // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
       rememberUncacheable(p, found.key, c.overflowed() ? "too-large" : "async", start);
-      unlock(p, found.key, owner);
+      unlock(p, lease);
       p.stats.record(Event.BYPASS);
+      cache.live.count(LiveCounts.declared(p.req));
       return;
     }
     if (c.status() >= 500 && stale != null) {
-      unlock(p, found.key, owner);
+      unlock(p, lease);
       serve(p, stale, Event.STALE, "STALE", "PageCache; hit; detail=stale-if-error; fwd-status=" + c.status());
       return;
     }
@@ -383,15 +422,15 @@ final class PageFlow {
       if (c.status() < 500) {
         rememberUncacheable(p, found.key, refusal, start);
       }
-      unlock(p, found.key, owner);
+      unlock(p, lease);
       p.stats.record(Event.BYPASS);
       replay(p, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=" + detail(refusal)));
       return;
     }
-    store(p, found, cc, stale, owner, start, fresh);
+    store(p, found, cc, stale, lease, start, fresh);
   }
 
-  private void store(Page p, Found found, Captured c, CachedPage stale, String owner, long start, Duration fresh)
+  private void store(Page p, Found found, Captured c, CachedPage stale, Lease lease, long start, Duration fresh)
       throws IOException {
     long now = cache.clock.millis();
     String key = found.key;
@@ -411,14 +450,14 @@ final class PageFlow {
     byte[] bytes = cache.codec.encode(page);
     String fwd = stale != null ? "fwd=stale" : "fwd=uri-miss";
     if (tags == null) {
-      unlock(p, found.key, owner);
+      unlock(p, lease);
       p.stats.record(Event.ERROR);
       serve(p, page, Event.MISS, "MISS", "PageCache; " + fwd + "; stored=0; detail=store-unavailable");
       return;
     }
     if (bytes.length > cache.config.maxEntrySize) {
       rememberUncacheable(p, found.key, "too-large", start);
-      unlock(p, found.key, owner);
+      unlock(p, lease);
       p.stats.record(Event.BYPASS);
       replay(p, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=too-large"));
       return;
@@ -427,7 +466,7 @@ final class PageFlow {
     if (stored) {
       p.stats.record(Event.WRITE);
     }
-    unlock(p, found.key, owner);
+    unlock(p, lease);
     serve(p, page, Event.MISS, "MISS", "PageCache; " + fwd + (stored ? "; stored" : "; detail=store-unavailable"));
   }
 
