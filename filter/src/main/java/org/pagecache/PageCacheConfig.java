@@ -7,12 +7,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.CountersSettings;
 import org.pagecache.key.Namespace;
+import org.pagecache.store.ServerList;
 import org.pagecache.store.Store;
+import org.pagecache.store.Values;
 
 /**
  * Every setting of the page cache, validated all at once: a bad value fails start-up with a message
@@ -88,12 +91,24 @@ public final class PageCacheConfig {
   final Store store;
   private final Map<String, String> values;
 
+  private static final Duration THIRTY_DAYS = Duration.ofDays(30);
+
+  /** Headers with a meaning of their own: writing "HIT" into one would break responses. */
+  private static final Set<String> HTTP_HEADERS = Set.of("accept-ranges", "age", "cache-control", "cache-status",
+      "connection", "content-disposition", "content-encoding", "content-language", "content-length",
+      "content-location", "content-range", "content-type", "date", "etag", "expires", "keep-alive",
+      "last-modified", "location", "pragma", "retry-after", "server", "set-cookie", "strict-transport-security",
+      "trailer", "transfer-encoding", "upgrade", "vary", "via", "www-authenticate");
+
   private PageCacheConfig(Map<String, String> v, Clock clock, Store store, CountSource source, CountSink sink) {
     List<String> errors = new ArrayList<>();
     this.values = v;
     this.clock = clock;
     this.store = store;
     servers = v.get("memcached.servers").trim();
+    if (!servers.isEmpty()) {
+      check(errors, () -> ServerList.parse("memcached.servers", servers), null);
+    }
     binaryProtocol = check(errors, () -> protocol(v.get("memcached.protocol")), false);
     opTimeout = check(errors, () -> positive("memcached.op.timeout", v), Duration.ofMillis(200));
     connectTimeout = check(errors, () -> positive("memcached.connect.timeout", v), Duration.ofSeconds(1));
@@ -105,9 +120,9 @@ public final class PageCacheConfig {
         Policies.parse("", CachePolicy.defaults("", ttl, grace)));
     maxEntrySize = check(errors, () -> entrySize(v.get("max.entry.size")), 1_000_000);
     header = check(errors, () -> headerName(v.get("header")), "X-Cache");
-    lockTtl = check(errors, () -> positive("lock.ttl", v), Duration.ofSeconds(10));
+    lockTtl = check(errors, () -> expiry("lock.ttl", v), Duration.ofSeconds(10));
     lockWait = check(errors, () -> Settings.duration("lock.wait", v.get("lock.wait")), Duration.ofSeconds(3));
-    uncacheableTtl = check(errors, () -> positive("uncacheable.ttl", v), Duration.ofSeconds(30));
+    uncacheableTtl = check(errors, () -> expiry("uncacheable.ttl", v), Duration.ofSeconds(30));
     tagCache = check(errors, () -> Settings.duration("tag.cache", v.get("tag.cache")), Duration.ofSeconds(1));
     replicaLag = check(errors, () -> Settings.duration("replica.lag", v.get("replica.lag")), Duration.ofSeconds(5));
     retryInterval = check(errors, () -> positive("retry.interval", v), Duration.ofSeconds(1));
@@ -274,6 +289,18 @@ public final class PageCacheConfig {
     return d;
   }
 
+  /**
+   * A memcached expiry of its own: above 30 days memcached reads the number as an absolute Unix
+   * time (a lock would be expired at once), so longer values are refused.
+   */
+  private static Duration expiry(String name, Map<String, String> v) {
+    Duration d = positive(name, v);
+    if (d.compareTo(THIRTY_DAYS) > 0) {
+      throw new IllegalArgumentException(name + ": '" + v.get(name) + "' must be at most 30d (memcached's longest relative expiry)");
+    }
+    return d;
+  }
+
   private static String online(String value) {
     String v = value.trim();
     if (v.equals("off") || v.equals("on") || v.matches("cookie:[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}")) {
@@ -293,9 +320,9 @@ public final class PageCacheConfig {
 
   private static int entrySize(String value) {
     int size = Settings.size("max.entry.size", value);
-    if (size < 1024 || size > 1_048_000) {
-      throw new IllegalArgumentException("max.entry.size: '" + value
-          + "' must be from 1k to 1048000 bytes (memcached's item limit is 1 MB including the key)");
+    if (size < 1024 || size > Values.MAX_VALUE_BYTES) {
+      throw new IllegalArgumentException("max.entry.size: '" + value + "' must be from 1k to "
+          + Values.MAX_VALUE_BYTES + " bytes (memcached's item limit is 1 MiB including the key)");
     }
     return size;
   }
@@ -307,6 +334,10 @@ public final class PageCacheConfig {
     }
     if (!v.matches("[A-Za-z0-9-]{1,64}")) {
       throw new IllegalArgumentException("header: '" + value + "' is not a header name; use e.g. X-Cache, or none to turn it off");
+    }
+    if (HTTP_HEADERS.contains(v.toLowerCase(Locale.ROOT))) {
+      throw new IllegalArgumentException("header: '" + value + "' is a standard HTTP header that the filter or"
+          + " the container sets; use a name of its own, e.g. X-Cache, or none to turn it off");
     }
     return v;
   }

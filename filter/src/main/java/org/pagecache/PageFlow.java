@@ -4,6 +4,7 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -409,6 +410,9 @@ final class PageFlow {
     }
     Captured cc = c.sentError() && p.policy.statuses().contains(c.status()) ? withErrorBody(c) : c;
     String refusal = Cacheability.refusal(cc, p.policy.statuses());
+    if (refusal == null && containerSetCookie(p)) {
+      refusal = "set-cookie";
+    }
     Duration fresh = p.policy.ttl();
     if (refusal == null && p.policy.honorCacheControl()) {
       Duration asked = Cacheability.requestedTtl(cc, p.policy.ttlMax());
@@ -468,6 +472,19 @@ final class PageFlow {
     }
     unlock(p, lease);
     serve(p, page, Event.MISS, "MISS", "PageCache; " + fwd + (stored ? "; stored" : "; detail=store-unavailable"));
+  }
+
+  /**
+   * True when the container, not the handler, gave this response a cookie: a session created (or
+   * its id changed) during the build has its cookie written straight to the real response, past
+   * the capture, and the page may hold that session's data (a CSRF token, a user's name).
+   */
+  private static boolean containerSetCookie(Page p) {
+    HttpSession session = p.req.getSession(false);
+    if (session != null && (session.isNew() || !session.getId().equals(p.req.getRequestedSessionId()))) {
+      return true;
+    }
+    return p.res.containsHeader("Set-Cookie");
   }
 
   /** A small marker entry: this page is not cacheable, bypass it without waiting or capturing. */

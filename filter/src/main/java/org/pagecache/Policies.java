@@ -117,10 +117,16 @@ final class Policies {
         p.honorCacheControl(), p.ttlMax(), p.allowAuthorized(), p.allowSessions(), p.earlyRefresh(), p.enabled());
   }
 
+  /**
+   * The path the container routed the request by: decoded and normalised, so {@code /%61ccount/me}
+   * or {@code /x/../account/me} meet the same pattern as {@code /account/me} (the raw request URI
+   * would let a hostile spelling escape a policy that turns caching off).
+   */
   static String pathInContext(HttpServletRequest request) {
-    String uri = request.getRequestURI();
-    String context = request.getContextPath();
-    return context != null && !context.isEmpty() && uri.startsWith(context) ? uri.substring(context.length()) : uri;
+    String servletPath = request.getServletPath();
+    String pathInfo = request.getPathInfo();
+    String path = (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);
+    return path.isEmpty() ? "/" : path;
   }
 
   static boolean matches(String pattern, String path) {

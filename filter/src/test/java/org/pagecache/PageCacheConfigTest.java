@@ -4,11 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.ServletException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Map;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.junit.jupiter.api.Test;
 import org.pagecache.store.LocalStore;
+import org.pagecache.testing.JettyServer;
 
 class PageCacheConfigTest {
   private static PageCacheConfig config(Map<String, String> init, Map<String, String> props, Map<String, String> env) {
@@ -35,6 +40,35 @@ class PageCacheConfigTest {
     assertTrue(m.contains("max.entry.size: '5m'"), m);
     assertTrue(m.contains("header: 'X Cache'"), m);
     assertTrue(m.contains("policies[article].colour: unknown key"), m);
+  }
+
+  @Test
+  void valuesThatWouldBreakResponsesOrMemcachedAreRefusedAtStart() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> config(
+        Map.of("header", "Content-Length", "memcached.servers", "localhost", "lock.ttl", "31d",
+            "uncacheable.ttl", "40d", "max.entry.size", "1048000"), Map.of(), Map.of()));
+    String m = e.getMessage();
+    assertTrue(m.contains("header: 'Content-Length' is a standard HTTP header"), m);
+    assertTrue(m.contains("memcached.servers"), m);
+    assertTrue(m.contains("'localhost'"), m);
+    assertTrue(m.contains("lock.ttl: '31d' must be at most 30d"), m);
+    assertTrue(m.contains("uncacheable.ttl: '40d' must be at most 30d"), m);
+    assertTrue(m.contains("max.entry.size: '1048000' must be from 1k to 1047552 bytes"), m);
+  }
+
+  @Test
+  void aBadServerListFailsTheFilterAtStartNamingTheParameter() {
+    RuntimeException e = assertThrows(RuntimeException.class, () -> JettyServer.start(ctx -> {
+      FilterHolder holder = new FilterHolder(new PageCacheFilter());
+      holder.setInitParameter("memcached.servers", "localhost:notaport");
+      ctx.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));
+    }).close(), "Jetty must not start with a filter that failed init");
+    Throwable cause = e;
+    while (cause != null && !(cause instanceof ServletException)) {
+      cause = cause.getCause();
+    }
+    assertTrue(cause != null && cause.getMessage().contains("memcached.servers: 'localhost:notaport'"),
+        "a ServletException naming the parameter and value, got: " + e);
   }
 
   @Test

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -317,6 +318,34 @@ class PageCacheFilterTest {
     assertTrue(bob.headers().firstValue("Set-Cookie").orElse("").contains("secret-2"));
     assertFalse(Http.text(bob).contains("user 1"), "Bob must never see Alice's page");
     assertEquals(2, site.calls("cookie"));
+  }
+
+  @Test
+  void aPageWhoseHandlerCreatesASessionIsNeverCachedNorLeaked() {
+    site().handler("login", SiteServlets.session(), "/login").start();
+    HttpResponse<byte[]> alice = site.get("/login");
+    HttpResponse<byte[]> bob = site.get("/login");
+    assertEquals("BYPASS", xcache(alice));
+    assertEquals("BYPASS", xcache(bob));
+    String aliceCookie = alice.headers().firstValue("Set-Cookie").orElse("");
+    assertTrue(aliceCookie.contains("JSESSIONID"), "the container's session cookie reaches Alice: " + aliceCookie);
+    String aliceSession = aliceCookie.replaceAll("^JSESSIONID=([^;]+).*$", "$1");
+    assertFalse(Http.text(bob).contains(aliceSession), "Bob must never get Alice's session-bound page");
+    assertTrue(bob.headers().firstValue("Set-Cookie").orElse("").contains("JSESSIONID"), "Bob gets a session of his own");
+    assertEquals(2, site.calls("login"));
+  }
+
+  @Test
+  void aPolicyPathCannotBeEscapedByEncodingTheUrl() {
+    site().set("policies", "account: enabled=false, paths=/account/*")
+        .handler("front", SiteServlets.page(), "/*").start();
+    for (String path : List.of("/account/me", "/%61ccount/me", "/account/%6De")) {
+      site.get(path);
+      HttpResponse<byte[]> again = site.get(path);
+      assertEquals("BYPASS", xcache(again), path + " is under the policy that turns caching off");
+    }
+    site.get("/public");
+    assertEquals("HIT", xcache(site.get("/public")), "the front servlet's other pages are cached");
   }
 
   @Test

@@ -85,6 +85,15 @@ final class SiteServlets {
     });
   }
 
+  /** A login form: creates a session and writes its CSRF token into the page, as JSPs do by default. */
+  static Handler session() {
+    return new Handler((req, res, call) -> {
+      String csrf = "csrf-" + req.getSession(true).getId();
+      res.setContentType("text/html;charset=UTF-8");
+      res.getWriter().print("<form><input type=hidden name=csrf value=" + csrf + "></form> call " + call);
+    });
+  }
+
   static Handler header(String name, String value) {
     return new Handler((req, res, call) -> {
       res.setHeader(name, value);
