@@ -1,7 +1,7 @@
 package org.pagecache.key;
 
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -37,7 +37,12 @@ public final class PageKey {
     return sb.toString();
   }
 
-  /** Query parameters as raw {@code name=value} strings, sorted; empty segments dropped. */
+  /**
+   * Query parameters as raw {@code name=value} strings, sorted by name; empty segments dropped.
+   * The sort is stable and looks at names only: {@code ?b=2&a=1} is {@code ?a=1&b=2}, but
+   * {@code ?t=b&t=a} stays apart from {@code ?t=a&t=b}, since an application reading
+   * {@code getParameterValues("t")} sees the values in their order.
+   */
   static List<String> sortedParams(String query) {
     if (query == null || query.isEmpty()) {
       return List.of();
@@ -48,8 +53,13 @@ public final class PageKey {
         params.add(p);
       }
     }
-    Collections.sort(params);
+    params.sort(Comparator.comparing(PageKey::name));
     return params;
+  }
+
+  private static String name(String param) {
+    int eq = param.indexOf('=');
+    return eq < 0 ? param : param.substring(0, eq);
   }
 
   private static void part(StringBuilder sb, String s) {

@@ -24,6 +24,12 @@ class PageKeyTest {
   }
 
   @Test
+  void theOrderOfARepeatedParametersValuesIsPartOfThePage() {
+    assertNotEquals(key("/a", "t=a&t=b", List.of()), key("/a", "t=b&t=a", List.of()));
+    assertEquals(key("/a", "t=a&x=1&t=b", List.of()), key("/a", "x=1&t=a&t=b", List.of()));
+  }
+
+  @Test
   void hostIsCaseInsensitiveAndVariedHeadersCount() {
     assertEquals(key("/a", null, List.of()),
         ns.page("article", PageKey.canonical("HTTP", "example.COM", 80, "/a", null, List.of())));
