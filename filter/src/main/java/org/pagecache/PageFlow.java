@@ -102,7 +102,7 @@ final class PageFlow {
     switch (found.decision.state()) {
       case FRESH -> serve(p, page, Event.HIT, "HIT", "PageCache; hit; ttl=" + ttlLeft(page));
       case STALE -> {
-        Lease lease = tryLock(p, found.key);
+        Lease lease = tryLock(p, found.key, Event.MISS);
         if (lease != null) {
           rebuildUnlessDone(p, found, page, lease);
         } else if (found.decision.early()) {
@@ -112,7 +112,8 @@ final class PageFlow {
         }
       }
       case ABSENT -> {
-        Lease lease = tryLock(p, found.key);
+        p.stats.record(Event.MISS); // the builder and those who wait for it alike
+        Lease lease = tryLock(p, found.key, null);
         if (lease != null) {
           rebuildUnlessDone(p, found, null, lease);
         } else {
@@ -202,11 +203,17 @@ final class PageFlow {
     }
   }
 
-  /** The page's rebuild lock if this request won it, else null (lost, or memcached failed). */
-  private Lease tryLock(Page p, String key) {
+  /**
+   * The page's rebuild lock if this request won it, else null (lost, or memcached failed). A
+   * winner's {@code first} event, when given, is traced before the lock, so a rebuild reads MLWU.
+   */
+  private Lease tryLock(Page p, String key, Event first) {
     String owner = cache.lock.newOwner();
     try {
       if (cache.lock.tryAcquire(key, owner)) {
+        if (first != null) {
+          p.stats.record(first);
+        }
         p.stats.record(Event.LOCK);
         return new Lease(key, owner);
       }
@@ -232,9 +239,14 @@ final class PageFlow {
 
   // ---- serving ----
 
-  /** Serves a stored page, counting its views and filling its counters in: live even on a hit. */
+  /**
+   * Serves a stored page, counting its views and filling its counters in: live even on a hit.
+   * {@code event} is null when the request's event was traced already (a miss, at its lookup).
+   */
   private void serve(Page p, CachedPage page, Event event, String xCache, String cacheStatus) throws IOException {
-    p.stats.record(event);
+    if (event != null) {
+      p.stats.record(event);
+    }
     Map<String, Long> counts = isHead(p) || page.viewKeys().isEmpty() ? Map.of() : cache.live.count(page.viewKeys());
     byte[] rendered = page.placeholders() ? cache.live.render(page.body(), counts) : null;
     PageSender.send(p.req, p.res, page, cache.clock.millis(), new Label(cacheHeader, xCache, cacheStatus),
@@ -309,12 +321,12 @@ final class PageFlow {
           return;
         }
         if (page != null && varyMatches(page, p.req)) {
-          serve(p, page, Event.HIT, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(page));
+          serve(p, page, null, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(page)); // counted as its miss
           return;
         }
         if (!got.containsKey(lockKey)) {
           // The builder gave up without storing: one waiter takes over, the others keep waiting.
-          Lease lease = tryLock(p, found.key);
+          Lease lease = tryLock(p, found.key, null);
           if (lease != null) {
             rebuildUnlessDone(p, found, null, lease);
             return;
@@ -353,7 +365,7 @@ final class PageFlow {
       }
       if (again != found && again.key.equals(found.key) && builtSince(found.page, again)) {
         unlock(p, lease);
-        serve(p, again.page, Event.HIT, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(again.page));
+        serve(p, again.page, null, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(again.page));
         return;
       }
       // Build under the newest token seen, so a refresh between the two lookups is not built stale.
@@ -390,7 +402,7 @@ final class PageFlow {
       if (stale != null && !capture.isPassThrough() && !p.res.isCommitted()) {
         log.warn("pagecache: build of a {} page failed ({}); serving the stale copy", p.handler, e.toString());
         p.res.reset();
-        serve(p, stale, Event.STALE, "STALE", "PageCache; hit; detail=stale-if-error");
+        serve(p, stale, null, "STALE", "PageCache; hit; detail=stale-if-error");
         return;
       }
       throw e;
@@ -405,7 +417,7 @@ final class PageFlow {
     }
     if (c.status() >= 500 && stale != null) {
       unlock(p, lease);
-      serve(p, stale, Event.STALE, "STALE", "PageCache; hit; detail=stale-if-error; fwd-status=" + c.status());
+      serve(p, stale, null, "STALE", "PageCache; hit; detail=stale-if-error; fwd-status=" + c.status());
       return;
     }
     Captured cc = c.sentError() && p.policy.statuses().contains(c.status()) ? withErrorBody(c) : c;
@@ -456,7 +468,7 @@ final class PageFlow {
     if (tags == null) {
       unlock(p, lease);
       p.stats.record(Event.ERROR);
-      serve(p, page, Event.MISS, "MISS", "PageCache; " + fwd + "; stored=0; detail=store-unavailable");
+      serve(p, page, null, "MISS", "PageCache; " + fwd + "; stored=0; detail=store-unavailable");
       return;
     }
     if (bytes.length > cache.config.maxEntrySize) {
@@ -471,7 +483,7 @@ final class PageFlow {
       p.stats.record(Event.WRITE);
     }
     unlock(p, lease);
-    serve(p, page, Event.MISS, "MISS", "PageCache; " + fwd + (stored ? "; stored" : "; detail=store-unavailable"));
+    serve(p, page, null, "MISS", "PageCache; " + fwd + (stored ? "; stored" : "; detail=store-unavailable"));
   }
 
   /**
