@@ -150,7 +150,9 @@ public final class PageCache implements AutoCloseable {
     checkName("handler", handler);
     boolean known = policies.configured(handler) || stats.seen(handler);
     long token = tokens.refresh(handler);
-    stats.handler(handler).refreshed(clock.millis(), by, token);
+    if (known) { // an unknown (perhaps misspelt) name gets no row on the admin page, and stays unknown
+      stats.handler(handler).refreshed(clock.millis(), by, token);
+    }
     log.info("pagecache: handler '{}' refreshed by {} (token {})", handler, by, token);
     return new Refresh(handler, token, known);
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -283,6 +284,8 @@ class AdminServletTest {
 
     HttpResponse<String> json = api().post(site.admin("/api/tags/" + enc(script) + "/invalidate"), "Authorization", BEARER);
     api().post(site.admin("/api/handlers/" + enc("<img src=x onerror=alert(2)>") + "/refresh"), "Authorization", BEARER);
+    editor.postForm(site.admin("/refresh"), form("handler", "<img src=x onerror=alert(3)>", "csrf", editor.csrf()));
+    HttpResponse<String> refreshConfirmation = editor.get(site.admin("/"));
     HttpResponse<String> posted = editor.postForm(site.admin("/invalidate"), form("tag", script, "csrf", editor.csrf()));
     HttpResponse<String> page = editor.get(site.admin("/"));
     HttpResponse<String> stats = api().get(site.admin("/api/stats"), "Authorization", BEARER);
@@ -291,9 +294,12 @@ class AdminServletTest {
     assertEquals("{\"tag\":\"\\u003cscript\\u003ealert(1)\\u003c/script\\u003e\"", json.body().substring(0, json.body().indexOf(",")));
     assertEquals(303, posted.statusCode());
     assertTrue(page.body().contains("tagged \u201c&lt;script&gt;alert(1)&lt;/script&gt;\u201d"), page.body());
-    assertTrue(page.body().contains("&lt;img src=x onerror=alert(2)&gt;"), "the hostile handler row, escaped");
-    assertFalse(page.body().contains("<script>alert"));
-    assertFalse(page.body().contains("<img"));
+    assertTrue(refreshConfirmation.body().contains("&lt;img src=x onerror=alert(3)&gt;"), refreshConfirmation.body());
+    assertFalse(page.body().contains("onerror=alert(2)"), "a refresh of an unknown name adds no handler row");
+    for (String body : List.of(page.body(), refreshConfirmation.body())) {
+      assertFalse(body.contains("<script>alert"));
+      assertFalse(body.contains("<img"));
+    }
     assertFalse(stats.body().contains("<"), stats.body());
   }
 

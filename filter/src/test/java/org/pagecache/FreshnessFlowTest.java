@@ -81,6 +81,9 @@ class FreshnessFlowTest {
     site().handler("a", SiteServlets.page(), "/a/*").start();
     PageCache.Refresh r = site.cache.refreshHandler("never-seen");
     assertFalse(r.known());
+    assertFalse(site.cache.refreshHandler("never-seen").known(), "a misspelt name stays unknown when refreshed again");
+    site.get("/a/1");
+    assertTrue(site.cache.refreshHandler("a").known(), "a handler that served a page is known");
   }
 
   @Test

@@ -177,6 +177,9 @@ public final class AdminEndpoint {
     } catch (StoreException e) {
       throw HttpError.of(503, what + " could not be saved: memcached is unreachable (" + e.getMessage()
           + "); nothing is refreshed, try again when memcached is back");
+    } catch (IllegalStateException e) {
+      // Versions.raise gave up (compare-and-set lost every round, or interrupted): nothing was written.
+      throw HttpError.of(503, what + " could not be saved (" + e.getMessage() + "); nothing is refreshed, try again");
     }
   }
 
