@@ -104,7 +104,10 @@ final class ViewCounter {
     return current(List.of(objectKey)).get(objectKey);
   }
 
-  /** Counts of several objects in one multi-get (plus one source load per missing counter). */
+  /**
+   * Counts of several objects in one multi-get, plus a source load and an {@code add} per
+   * counter that is missing; the next read of those finds them.
+   */
   Map<String, Long> current(Collection<String> objectKeys) {
     Map<String, String> keys = new LinkedHashMap<>();
     for (String objectKey : objectKeys) {
@@ -118,7 +121,7 @@ final class ViewCounter {
       byte[] value = found.get(e.getValue());
       Start start = value != null
           ? new Start(parse(value), Origin.FOUND)
-          : start(objectKey, e.getValue());
+          : startMissing(objectKey, e.getValue());
       lastSeen.record(objectKey, start.value(), now, distrustUntil(start, lastSeen.get(objectKey), now));
       counts.put(objectKey, start.value());
     }
@@ -130,6 +133,7 @@ final class ViewCounter {
     return lastSeen.value(objectKey);
   }
 
+  /** Starts a counter before counting on it: it may well exist, so one {@code get} first. */
   private Start start(String objectKey, String key) {
     return starts.obtain(objectKey, () -> {
       // Present (another frontend or thread started it): no load. A thread of this JVM that
@@ -143,6 +147,22 @@ final class ViewCounter {
       // already counted on it) stays; our incr lands on it.
       store.add(key, ascii(start.value()), ttlFor(start));
       return start;
+    });
+  }
+
+  /**
+   * Starts a counter that a multi-get has just found missing, for a read: no second look before
+   * the load. Read-through (the key is created) so the next read of it costs no load. Only when
+   * another frontend created it meanwhile is it read again, since no incr follows to land on it.
+   */
+  private Start startMissing(String objectKey, String key) {
+    return starts.obtain(objectKey, () -> {
+      Start start = starts.load(objectKey);
+      if (store.add(key, ascii(start.value()), ttlFor(start))) {
+        return start;
+      }
+      byte[] winner = store.get(key);
+      return winner == null ? start : new Start(parse(winner), Origin.FOUND);
     });
   }
 

@@ -123,6 +123,29 @@ abstract class ViewCounterContract extends CountersFixture {
   }
 
   @Test
+  void aReadCostsOneMultiGetPlusALoadAndAnAddPerMissingCounter() {
+    AtomicInteger loads = new AtomicInteger();
+    Store store = store();
+    Counters counters = frontend(store, b -> b.source(key -> {
+      loads.incrementAndGet();
+      return 7;
+    }));
+    counters.viewed("present");
+    loads.set(0);
+    long before = store.roundTrips();
+
+    assertEquals(Map.of("present", 8L, "missing:1", 7L, "missing:2", 7L),
+        counters.views(List.of("present", "missing:1", "missing:2")));
+    assertEquals(3, store.roundTrips() - before, "one multi-get, one add per missing counter");
+    assertEquals(2, loads.get());
+
+    before = store.roundTrips();
+    counters.views(List.of("present", "missing:1", "missing:2"));
+    assertEquals(1, store.roundTrips() - before, "the read created them: one multi-get");
+    assertEquals(2, loads.get());
+  }
+
+  @Test
   void aCounterThatVanishesComesBackAtTheCountLastSeenWithoutAskingTheSource() {
     AtomicLong database = new AtomicLong(100);
     AtomicInteger loads = new AtomicInteger();
