@@ -69,7 +69,17 @@ final class LocalAggregation implements ViewMode {
     if (!failOpen.allows()) {
       return false;
     }
-    for (Map.Entry<String, Long> e : unsent.snapshot().entrySet()) {
+    Map<String, Long> sums = unsent.snapshot();
+    try {
+      counter.refresh(sums.keySet());
+    } catch (StoreException failure) {
+      failOpen.failed(failure);
+      return false;
+    } catch (RuntimeException unexpected) {
+      // Only saves round trips: each add below still starts its counter itself.
+      failOpen.unexpected(unexpected);
+    }
+    for (Map.Entry<String, Long> e : sums.entrySet()) {
       unsent.subtract(e.getKey(), e.getValue());
       try {
         counter.add(e.getKey(), e.getValue());

@@ -49,6 +49,23 @@ abstract class LocalAggregationContract extends CountersFixture {
   }
 
   @Test
+  void aPushAfterAQuietSecondCostsOneMultiGetAndAnIncrPerCounter() {
+    Store store = store();
+    Counters counters = frontend(store, b -> b.source(key -> 100).settings(PUSHED_BY_TEST));
+    List<String> objects = List.of("article:1", "article:2", "article:3");
+    objects.forEach(counters::viewed);
+    counters.flushNow();
+    clock.advance(ViewCounter.TRUST_LAST_SEEN.multipliedBy(2));
+    objects.forEach(counters::viewed);
+    long before = store.roundTrips();
+
+    counters.flushNow();
+
+    assertEquals(1 + objects.size(), store.roundTrips() - before);
+    assertEquals(102, frontend(b -> b).views("article:2"));
+  }
+
+  @Test
   void aThousandViewsCostAFewRoundTripsAndAllArrive() throws Exception {
     Store store = store();
     Counters aggregating = frontend(store, b -> b.source(key -> 100)
