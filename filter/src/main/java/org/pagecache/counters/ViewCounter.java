@@ -157,6 +157,12 @@ final class ViewCounter {
     return lastSeen.value(objectKey);
   }
 
+  /** The highest count this JVM saw within {@code maxAgeMillis}, or -1. */
+  long lastKnownWithin(String objectKey, long maxAgeMillis) {
+    Seen seen = lastSeen.get(objectKey);
+    return seen != null && clock.millis() - seen.atMillis() <= maxAgeMillis ? seen.value() : -1;
+  }
+
   /** Starts a counter before counting on it: it may well exist, so one {@code get} first. */
   private Start start(String objectKey, String key) {
     return starts.obtain(objectKey, () -> {

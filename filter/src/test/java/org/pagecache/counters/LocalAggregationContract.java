@@ -49,6 +49,25 @@ abstract class LocalAggregationContract extends CountersFixture {
   }
 
   @Test
+  void theFirstViewAfterAQuietSpellShowsTheCountOfNowNotOneHoursOld() {
+    Store store = store();
+    Counters aggregating = frontend(store, b -> b.source(key -> 100).settings(PUSHED_BY_TEST));
+    Counters direct = frontend(b -> b.source(key -> 100));
+    assertEquals(101, aggregating.viewed("article:5"));
+    aggregating.flushNow();
+    clock.advance(Duration.ofHours(2));
+    for (int i = 0; i < 50; i++) {
+      direct.viewed("article:5");
+    }
+
+    assertEquals(152, aggregating.viewed("article:5"), "read again, not 101 + 1");
+    long before = store.roundTrips();
+    clock.advance(Duration.ofSeconds(30));
+    assertEquals(153, aggregating.viewed("article:5"), "seen within the interval: trusted");
+    assertEquals(0, store.roundTrips() - before);
+  }
+
+  @Test
   void aPushAfterAQuietSecondCostsOneMultiGetAndAnIncrPerCounter() {
     Store store = store();
     Counters counters = frontend(store, b -> b.source(key -> 100).settings(PUSHED_BY_TEST));
