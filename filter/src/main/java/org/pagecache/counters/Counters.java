@@ -107,10 +107,12 @@ public final class Counters implements AutoCloseable {
 
   /**
    * Stops the background threads, sends locally aggregated views to memcached and flushes the
-   * views not yet in the {@link CountSink}. What a JVM that dies without this call loses: the
-   * views counted since the last successful flush (at most one flush interval's worth, more while
-   * the sink fails) from the durable count, and with local aggregation the last interval's views
-   * from the displayed count. Idempotent; the store stays open (it is not ours).
+   * views not yet in the {@link CountSink}. What a JVM that dies without this call loses: from
+   * the durable count, the views the sink has not taken (since the last successful flush: one
+   * flush interval's worth while the sink works, everything since it began failing while it
+   * fails); with local aggregation also, from the memcached count, the views not yet pushed (the
+   * last interval's, more while memcached refuses pushes). Idempotent; the store stays open (it
+   * is not ours).
    */
   @Override
   public void close() {
