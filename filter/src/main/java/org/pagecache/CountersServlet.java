@@ -21,7 +21,7 @@ import org.pagecache.counters.ObjectKeys;
  *   → {"views":{"article:42":1234,"article:7":5},"online":87}
  * </pre>
  * Only the parts asked for are answered; a count that is unknown because memcached is away is
- * {@code null}. Reading never counts a view. Answers are {@code Cache-Control: no-store}: a cached
+ * {@code null}, and so is {@code online} when online counting is off ({@code online=off}). Reading never counts a view. Answers are {@code Cache-Control: no-store}: a cached
  * count would be a wrong count. At most {@value #MAX_KEYS} distinct object keys per request, each
  * matching {@link ObjectKeys}; otherwise 400 with {@code {"error":"..."}}. Only GET (and HEAD)
  * are served.
