@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.pagecache.admin.Json;
@@ -20,16 +21,28 @@ import org.pagecache.counters.ObjectKeys;
  *   → {"views":{"article:42":1234,"article:7":5},"online":87}
  * </pre>
  * Only the parts asked for are answered; a count that is unknown because memcached is away is
- * {@code null}. Reading never counts a view. Answers are {@code Cache-Control: no-store}: a cached
- * count would be a wrong count. At most {@value #MAX_KEYS} object keys per request, each matching
- * {@link ObjectKeys}; otherwise 400 with {@code {"error":"..."}}. Only GET (and HEAD) are served.
+ * {@code null}, and so is {@code online} when online counting is off ({@code online=off}). Reading never counts a view. Answers are {@code Cache-Control: no-store}: a cached
+ * count would be a wrong count. At most {@value #MAX_KEYS} distinct object keys per request, each
+ * matching {@link ObjectKeys}; otherwise 400 with {@code {"error":"..."}}. Only GET (and HEAD)
+ * are served.
+ *
+ * <p><b>What a request costs.</b> The endpoint needs no login, so its cost is bounded per
+ * request: one memcached multi-get for all keys, plus, for each counter missing from memcached,
+ * one {@link org.pagecache.counters.CountSource} load and one {@code add}. A read creates the
+ * missing counter (read-through, with the counters' {@code ttl}), like a view would: otherwise
+ * every read of an object nobody viewed lately (a listing showing twenty counts) would be a
+ * database query, on every request. The price is that keys nobody will view can be created by
+ * anyone, at most {@value #MAX_KEYS} per request; they are small, expire after {@code ttl} and are
+ * the first evicted. A {@code CountSource} that answers 0 for keys that cannot name an object,
+ * without a query, makes such requests cost no database read; rate-limit the path if needed.
  *
  * <p>Map it in web.xml or with {@code ServletContext.addServlet}; it uses the {@link Counters}
  * that the page-cache filter publishes as the context attribute {@code Counters.class.getName()},
  * and answers 503 while there is none.
  */
 public class CountersServlet extends HttpServlet {
-  public static final int MAX_KEYS = 100;
+  /** Enough for a listing page; bounds the database loads one request can cause. */
+  public static final int MAX_KEYS = 20;
   private static final long serialVersionUID = 1L;
 
   @Override
@@ -56,19 +69,20 @@ public class CountersServlet extends HttpServlet {
     String[] requested = req.getParameterValues("views");
     Set<String> keys = new LinkedHashSet<>();
     if (requested != null) {
-      for (String key : requested) {
-        if (!ObjectKeys.isValid(key)) {
-          send(resp, HttpServletResponse.SC_BAD_REQUEST, error("views: '" + shorten(key)
-              + "' is not an object key; use 1 to 200 of A-Z a-z 0-9 : _ . / -"));
-          return;
-        }
-        keys.add(key);
-      }
+      keys.addAll(List.of(requested));
     }
+    // The limit first: nothing of an oversized request is looked at, let alone loaded.
     if (keys.size() > MAX_KEYS) {
       send(resp, HttpServletResponse.SC_BAD_REQUEST,
           error("views: " + keys.size() + " object keys asked, at most " + MAX_KEYS + " per request"));
       return;
+    }
+    for (String key : keys) {
+      if (!ObjectKeys.isValid(key)) {
+        send(resp, HttpServletResponse.SC_BAD_REQUEST, error("views: '" + shorten(key)
+            + "' is not an object key; use 1 to 200 of A-Z a-z 0-9 : _ . / -"));
+        return;
+      }
     }
     StringBuilder json = new StringBuilder("{");
     if (!keys.isEmpty()) {

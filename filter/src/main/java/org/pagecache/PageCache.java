@@ -89,6 +89,7 @@ public final class PageCache implements AutoCloseable {
     this.counters = Counters.builder(store, config.namespace).settings(config.counters).clock(clock)
         .source(config.countSource != null ? config.countSource : CountSource.ZERO)
         .sink(config.countSink != null ? config.countSink : CountSink.NONE)
+        .countOnline(!config.online.equals("off"))
         .build();
     this.live = new LiveCounts(counters);
     this.visitors = switch (config.online) {

@@ -8,6 +8,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -32,6 +35,8 @@ import org.pagecache.testing.MutableClock;
 class CountersServletTest {
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private static final MutableClock CLOCK = new MutableClock();
+  /** Source loads per object key: what a request costs the database. */
+  private static final Map<String, AtomicInteger> LOADS = new ConcurrentHashMap<>();
   private static Server server;
   private static Counters counters;
   private static Counters countersWithoutMemcached;
@@ -40,7 +45,10 @@ class CountersServletTest {
   @BeforeAll
   static void startJetty() throws Exception {
     counters = Counters.builder(new LocalStore(), new Namespace("servlet"))
-        .source(key -> key.equals("article:42") ? 1231 : 5)
+        .source(key -> {
+          LOADS.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+          return key.equals("article:42") ? 1231 : 5;
+        })
         .settings(CountersSettings.builder().onlineCacheFor(Duration.ZERO).build())
         .clock(CLOCK).build();
     for (String visitor : new String[] {"v1", "v2", "v3"}) {
@@ -128,14 +136,43 @@ class CountersServletTest {
   }
 
   @Test
-  void moreThanAHundredKeysIsA400() throws Exception {
-    String query = IntStream.range(0, 101).mapToObj(i -> "views=a" + i).collect(Collectors.joining("&"));
-
-    HttpResponse<String> r = get("/app/counters?" + query);
+  void moreThanTwentyKeysIsA400NamingTheLimitAndLoadsNothing() throws Exception {
+    HttpResponse<String> r = get("/app/counters?" + views("capped:", 21));
 
     assertEquals(400, r.statusCode());
-    assertEquals("{\"error\":\"views: 101 object keys asked, at most 100 per request\"}", r.body());
-    assertEquals(200, get("/app/counters?" + query.substring(0, query.lastIndexOf('&'))).statusCode());
+    assertEquals("{\"error\":\"views: 21 object keys asked, at most 20 per request\"}", r.body());
+    assertEquals("no-store", r.headers().firstValue("Cache-Control").orElseThrow());
+    assertEquals(0, loads("capped:"), "an oversized request costs the database nothing");
+    assertEquals(200, get("/app/counters?" + views("capped:", 20)).statusCode());
+  }
+
+  @Test
+  void theLimitCountsDistinctKeys() throws Exception {
+    String twentyTwice = views("twice:", 20) + "&" + views("twice:", 20);
+
+    assertEquals(200, get("/app/counters?" + twentyTwice).statusCode());
+    assertEquals(20, loads("twice:"));
+  }
+
+  @Test
+  void missingCountersAreLoadedOnceThenReadFromMemcached() throws Exception {
+    String query = views("listed:", 20);
+
+    HttpResponse<String> first = get("/app/counters?" + query);
+    HttpResponse<String> second = get("/app/counters?" + query);
+
+    assertEquals(200, first.statusCode());
+    assertEquals(first.body(), second.body());
+    assertEquals(20, loads("listed:"), "one load per missing counter, none on the second read");
+  }
+
+  private static String views(String prefix, int count) {
+    return IntStream.range(0, count).mapToObj(i -> "views=" + prefix + i).collect(Collectors.joining("&"));
+  }
+
+  private static int loads(String prefix) {
+    return LOADS.entrySet().stream().filter(e -> e.getKey().startsWith(prefix))
+        .mapToInt(e -> e.getValue().get()).sum();
   }
 
   @Test

@@ -77,6 +77,22 @@ class LiveCountersTest {
   }
 
   @Test
+  void withOnlineOffThePlaceholderAndTheEndpointShowNothingRatherThanZero() {
+    CachedSite site = new CachedSite(memcached.servers()).clock(clock).set("namespace", "lc4")
+        .set("online", "off").set("policies", "article: ttl=5m").countSource(key -> 500)
+        .handler("article", article(), "/article/*")
+        .with(ctx -> ctx.addServlet(CountersServlet.class, "/counters"));
+    sites.add(site);
+    site.start();
+    site.get("/article/42");
+    clock.advance(java.time.Duration.ofSeconds(61)); // a minute on, a counted visitor would show
+
+    String page = Http.text(site.get("/article/42"));
+    assertTrue(page.contains("<p>online: </p>"), page);
+    assertEquals("{\"online\":null}", Http.text(site.get("/counters?online")));
+  }
+
+  @Test
   void aThousandConcurrentViewsThroughTwoServersAreAllCounted() throws Exception {
     CachedSite a = site("lc2");
     CachedSite b = site("lc2");

@@ -1,6 +1,8 @@
 package org.pagecache.counters;
 
 import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
 
 /**
  * Receives the views counted since the last successful flush, once per flush interval, so the
@@ -11,9 +13,22 @@ import java.util.Map;
  * CountSink sink = increments -> jdbc.batchUpdate("UPDATE article SET views = views + ? WHERE id = ?", increments);
  * }</pre>
  *
- * <p>Delivery is at least once: when {@code flush} throws, the same increments (plus those counted
- * meanwhile) are offered again next interval. Apply the whole map in one transaction, so a call
- * that throws has written nothing; then nothing is ever counted twice.
+ * <p><b>Delivery is at least once.</b> When {@code flush} throws, the same batch (same
+ * increments, same id) is offered again next interval, before any views counted meanwhile, which
+ * follow as a new batch. Nothing is counted twice only if a call that throws has written nothing:
+ * apply the whole map in one transaction. The one case that transaction cannot cover is a commit
+ * that succeeded while the call still failed (the connection broke before the answer): the retry
+ * then adds the batch a second time. To rule that out too, take the batch id with
+ * {@link #withBatchIds} and record it in the same transaction:
+ *
+ * <pre>{@code
+ * CountSink sink = CountSink.withBatchIds((batchId, increments) -> db.inTransaction(tx -> {
+ *   if (tx.update("INSERT INTO applied_view_batch (id) VALUES (?) ON CONFLICT DO NOTHING", batchId) == 0) {
+ *     return; // applied before: only the answer was lost
+ *   }
+ *   tx.batchUpdate("UPDATE article SET views = views + ? WHERE id = ?", increments);
+ * }));
+ * }</pre>
  */
 @FunctionalInterface
 public interface CountSink {
@@ -22,4 +37,35 @@ public interface CountSink {
 
   /** Adds each value (1 or more) to the durable count of its object key. */
   void flush(Map<String, Long> increments) throws Exception;
+
+  /**
+   * What the counters call. {@code batchId} (at most 64 ASCII characters) names these increments:
+   * a retry offers them again under the same id, and no other batch, from any JVM, has it. This
+   * default ignores the id.
+   */
+  default void flush(String batchId, Map<String, Long> increments) throws Exception {
+    flush(increments);
+  }
+
+  /** A sink that is told each batch's id, so it can recognise a batch it already applied. */
+  static CountSink withBatchIds(Batches sink) {
+    Objects.requireNonNull(sink, "sink");
+    return new CountSink() {
+      @Override
+      public void flush(Map<String, Long> increments) throws Exception {
+        sink.flush(UUID.randomUUID().toString(), increments); // called directly: a one-off batch
+      }
+
+      @Override
+      public void flush(String batchId, Map<String, Long> increments) throws Exception {
+        sink.flush(batchId, increments);
+      }
+    };
+  }
+
+  /** The shape of a sink that uses batch ids; see {@link #withBatchIds}. */
+  @FunctionalInterface
+  interface Batches {
+    void flush(String batchId, Map<String, Long> increments) throws Exception;
+  }
 }

@@ -37,6 +37,7 @@ public final class Counters implements AutoCloseable {
   private final ViewMode views;
   private final ViewFlusher flusher;
   private final OnlineCounter online;
+  /** Null when online counting is off: there is no count to show, not a count of 0. */
   private final OnlineDisplay onlineDisplay;
   private final FailOpen failOpen;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -48,7 +49,8 @@ public final class Counters implements AutoCloseable {
     this.views = ViewMode.of(settings, counter, failOpen);
     this.flusher = new ViewFlusher(b.sink, settings.flushInterval(), b.clock);
     this.online = new OnlineCounter(b.store, b.namespace, settings, b.clock);
-    this.onlineDisplay = new OnlineDisplay(online, failOpen, b.clock, settings.onlineCacheFor());
+    this.onlineDisplay = b.countOnline
+        ? new OnlineDisplay(online, failOpen, b.clock, settings.onlineCacheFor()) : null;
   }
 
   public static Builder builder(Store store, Namespace namespace) {
@@ -81,15 +83,23 @@ public final class Counters implements AutoCloseable {
     return views.views(objectKeys);
   }
 
-  /** Notes a request of this visitor (see {@link VisitorId}); counted once per window. */
+  /**
+   * Notes a request of this visitor (see {@link VisitorId}); counted once per window. Does
+   * nothing when online counting is off.
+   */
   public void visit(String visitorId) {
     Objects.requireNonNull(visitorId, "visitorId");
-    failOpen.run(() -> online.visit(visitorId));
+    if (onlineDisplay != null) {
+      failOpen.run(() -> online.visit(visitorId));
+    }
   }
 
-  /** Distinct visitors in the last window; the last known value or -1 when memcached is away. */
+  /**
+   * Distinct visitors in the last window; the last known value or -1 when memcached is away,
+   * and -1 when online counting is off.
+   */
   public long online() {
-    return onlineDisplay.get();
+    return onlineDisplay == null ? -1 : onlineDisplay.get();
   }
 
   /**
@@ -107,10 +117,12 @@ public final class Counters implements AutoCloseable {
 
   /**
    * Stops the background threads, sends locally aggregated views to memcached and flushes the
-   * views not yet in the {@link CountSink}. What a JVM that dies without this call loses: the
-   * views counted since the last successful flush (at most one flush interval's worth, more while
-   * the sink fails) from the durable count, and with local aggregation the last interval's views
-   * from the displayed count. Idempotent; the store stays open (it is not ours).
+   * views not yet in the {@link CountSink}. What a JVM that dies without this call loses: from
+   * the durable count, the views the sink has not taken (since the last successful flush: one
+   * flush interval's worth while the sink works, everything since it began failing while it
+   * fails); with local aggregation also, from the memcached count, the views not yet pushed (the
+   * last interval's, more while memcached refuses pushes). Idempotent; the store stays open (it
+   * is not ours).
    */
   @Override
   public void close() {
@@ -128,6 +140,7 @@ public final class Counters implements AutoCloseable {
     private CountSource source = CountSource.ZERO;
     private CountSink sink = CountSink.NONE;
     private Clock clock = Clock.systemUTC();
+    private boolean countOnline = true;
 
     private Builder(Store store, Namespace namespace) {
       this.store = Objects.requireNonNull(store, "store");
@@ -146,6 +159,15 @@ public final class Counters implements AutoCloseable {
 
     public Builder sink(CountSink sink) {
       this.sink = Objects.requireNonNull(sink, "sink");
+      return this;
+    }
+
+    /**
+     * False when nobody calls {@link #visit} (the filter's {@code online=off}): {@link #online()}
+     * then answers -1 (shown as nothing) instead of a count of 0 that only looks real.
+     */
+    public Builder countOnline(boolean countOnline) {
+      this.countOnline = countOnline;
       return this;
     }
 

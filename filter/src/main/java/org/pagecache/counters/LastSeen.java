@@ -3,9 +3,9 @@ package org.pagecache.counters;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The last value this JVM saw of each view counter, with when it saw it. Two uses: the fallback
- * shown while memcached is away, and the starting value if a counter key vanishes between two
- * views (see {@link ViewCounter}). Bounded crudely: when full it forgets everything, which costs
+ * The highest value this JVM saw of each view counter, with when it last saw it. Two uses: the
+ * fallback shown while memcached is away, and the starting value if a counter key vanishes between
+ * two views (see {@link ViewCounter}). Bounded crudely: when full it forgets everything, which costs
  * one extra {@code get} per object on its next view, nothing more.
  */
 final class LastSeen {
@@ -20,6 +20,18 @@ final class LastSeen {
     /** Whether the value may restart a vanished counter at {@code now}. */
     boolean usableAt(long now, long trustForMillis) {
       return distrustUntilMillis == 0 && now - atMillis < trustForMillis;
+    }
+
+    /**
+     * Two racing threads record their {@code incr} results in any order, so a plain put could go
+     * back (and a restart from it would drop views). The true count never falls and every value
+     * read from memcached is at most the truth, so the higher value is always the better one;
+     * the later observation says when it was seen and whether it is trusted.
+     */
+    Seen merge(Seen other) {
+      boolean otherIsLater = other.atMillis >= atMillis;
+      return new Seen(Math.max(value, other.value), Math.max(atMillis, other.atMillis),
+          otherIsLater ? other.distrustUntilMillis : distrustUntilMillis);
     }
   }
 
@@ -38,7 +50,7 @@ final class LastSeen {
     if (seen.size() >= capacity && !seen.containsKey(objectKey)) {
       seen.clear();
     }
-    seen.put(objectKey, new Seen(value, atMillis, distrustUntilMillis));
+    seen.merge(objectKey, new Seen(value, atMillis, distrustUntilMillis), Seen::merge);
   }
 
   /** The entry, or null when this JVM has not seen the counter (or forgot it). */

@@ -13,7 +13,8 @@ import org.pagecache.store.StoreException;
  * trip at all once this JVM knows the object's count.
  *
  * <p>The count shown is the memcached value this JVM last saw plus its own views not yet sent.
- * It lags the truth by at most the views other frontends counted during the last interval.
+ * It lags the truth by at most the views other frontends counted during the last interval: a
+ * value seen longer ago than that (the first view after a quiet spell) is read again first.
  *
  * <p>If memcached refuses a push, the sums stay and go with the next one. A JVM that dies loses
  * the sums of its last interval from the display; the durable count ({@link ViewFlusher}) is
@@ -24,20 +25,23 @@ final class LocalAggregation implements ViewMode {
   private final FailOpen failOpen;
   private final PendingCounts unsent = new PendingCounts();
   private final Periodic schedule;
+  private final long intervalMillis;
 
   LocalAggregation(ViewCounter counter, FailOpen failOpen, Duration interval) {
     this.counter = counter;
     this.failOpen = failOpen;
+    this.intervalMillis = interval.toMillis();
     this.schedule = new Periodic("pagecache-counters-aggregate", interval, this::pushNow);
   }
 
   @Override
   public long viewed(String objectKey) {
     unsent.add(objectKey, 1);
-    long base = counter.lastKnown(objectKey);
+    long base = counter.lastKnownWithin(objectKey, intervalMillis);
     if (base < 0) {
-      // First view of this object here: learn its count once (one get, or the source).
-      base = failOpen.callLong(() -> counter.current(objectKey), () -> -1L);
+      // First view here, or the first after a quiet spell: learn its count (one get, or the
+      // source); an older value would show a count hours behind until the next push.
+      base = failOpen.callLong(() -> counter.current(objectKey), () -> counter.lastKnown(objectKey));
     }
     return shown(base, objectKey);
   }
@@ -69,7 +73,17 @@ final class LocalAggregation implements ViewMode {
     if (!failOpen.allows()) {
       return false;
     }
-    for (Map.Entry<String, Long> e : unsent.snapshot().entrySet()) {
+    Map<String, Long> sums = unsent.snapshot();
+    try {
+      counter.refresh(sums.keySet());
+    } catch (StoreException failure) {
+      failOpen.failed(failure);
+      return false;
+    } catch (RuntimeException unexpected) {
+      // Only saves round trips: each add below still starts its counter itself.
+      failOpen.unexpected(unexpected);
+    }
+    for (Map.Entry<String, Long> e : sums.entrySet()) {
       unsent.subtract(e.getKey(), e.getValue());
       try {
         counter.add(e.getKey(), e.getValue());

@@ -28,7 +28,9 @@ import org.pagecache.store.Store;
  * are aligned to the clock and to bucket boundaries, so someone active the whole time is counted
  * exactly once in any span of shown buckets; someone whose visits straddle a window boundary
  * inside the shown span counts twice until that span moves on. A per-JVM memory of who was
- * already counted this window saves the {@code add} round trip on their later requests.
+ * already counted this window saves the {@code add} round trip on their later requests. If the
+ * {@code incr} fails after the {@code add} succeeded, the visitor's mark is deleted so that a
+ * later request counts them.
  *
  * <h2>Keys and expiry</h2>
  * Unlike the article's six keys reused in a ring, a bucket's key is its number since the epoch
@@ -67,13 +69,33 @@ final class OnlineCounter {
       return;
     }
     int seenTtl = Durations.ceilSeconds((window + 1) * windowMillis - now) + 1;
-    if (store.add(namespace.visitor(visitorId + "@" + window), ONE, seenTtl)) {
+    String seen = namespace.visitor(visitorId + "@" + window);
+    if (store.add(seen, ONE, seenTtl)) {
       long bucket = Math.floorDiv(now, bucketMillis);
       // The bucket is shown until the end of bucket (bucket + buckets - 1).
       int bucketTtl = Durations.ceilSeconds((bucket + buckets) * bucketMillis - now) + 1;
-      store.incr(bucketKey(bucket), 1, 1, bucketTtl);
+      try {
+        store.incr(bucketKey(bucket), 1, 1, bucketTtl);
+      } catch (RuntimeException e) {
+        forget(seen, e);
+        throw e;
+      }
     }
     recent.remember(window, visitorId);
+  }
+
+  /**
+   * Undoes the "already counted" mark of a visitor whose count failed, so their next request
+   * counts them; otherwise they would be missing for the rest of the window. Best effort: with
+   * memcached gone the delete fails too and they stay uncounted for this window. If the incr
+   * failed only in our eyes (a timeout after memcached applied it), they are counted twice.
+   */
+  private void forget(String seen, RuntimeException failure) {
+    try {
+      store.delete(seen);
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
+    }
   }
 
   /** The sum of the shown buckets (all but the current one), in one multi-get. */

@@ -42,9 +42,11 @@ import org.pagecache.store.StoreException;
  *       store's {@code incr} adds or loses to an existing key, it never overwrites one.
  * </ol>
  * Memcached does not extend a key's expiry on {@code incr}, so a busy counter is recreated by
- * step 3 once per {@code ttl}; views counted by other frontends in the few milliseconds since
- * this one last looked are missing from the display then, never from the durable count (which
- * the {@link ViewFlusher} keeps independently of memcached).
+ * step 3 once per {@code ttl}; views counted by other frontends since this one last looked (under
+ * a second ago) are missing from the display then, never from the durable count (which the
+ * {@link ViewFlusher} keeps independently of memcached). A counter this JVM sees less than once
+ * a second costs a {@code get} and an {@code incr} per view; local aggregation gets all its stale
+ * counters in one multi-get per push ({@link #refresh}).
  *
  * <p>When the source fails, the counter starts from 0 with a one-minute expiry, and this JVM
  * does not use that count for step 3 (even when it finds the key present again) until that key
@@ -56,8 +58,12 @@ import org.pagecache.store.StoreException;
  * <p>Every method may throw {@link StoreException}; {@link FailOpen} turns that into fallbacks.
  */
 final class ViewCounter {
-  /** How long a value this JVM saw may serve as the starting point of a recreated key. */
-  static final Duration TRUST_LAST_SEEN = Duration.ofMinutes(1);
+  /**
+   * How long a value this JVM saw may serve as the starting point of a recreated key: views
+   * other frontends count after it are missing from the recreated count until it next expires,
+   * so only a value this fresh is good enough; an older one costs a {@code get} instead.
+   */
+  static final Duration TRUST_LAST_SEEN = Duration.ofSeconds(1);
   /** Expiry of a counter started from a failed load, so the load is retried soon. */
   static final int UNTRUSTED_TTL_SECONDS = 60;
   /** memcached's expiry is precise to about a second. */
@@ -88,7 +94,7 @@ final class ViewCounter {
     String key = namespace.views(objectKey);
     long now = clock.millis();
     Seen seen = lastSeen.get(objectKey);
-    if (seen != null && seen.usableAt(now, TRUST_LAST_SEEN.toMillis())) {
+    if (usable(seen, now)) {
       long value = store.incr(key, delta, seen.value() + delta, ttlSeconds);
       lastSeen.record(objectKey, value, now, 0);
       return value;
@@ -104,7 +110,10 @@ final class ViewCounter {
     return current(List.of(objectKey)).get(objectKey);
   }
 
-  /** Counts of several objects in one multi-get (plus one source load per missing counter). */
+  /**
+   * Counts of several objects in one multi-get, plus a source load and an {@code add} per
+   * counter that is missing; the next read of those finds them.
+   */
   Map<String, Long> current(Collection<String> objectKeys) {
     Map<String, String> keys = new LinkedHashMap<>();
     for (String objectKey : objectKeys) {
@@ -118,18 +127,43 @@ final class ViewCounter {
       byte[] value = found.get(e.getValue());
       Start start = value != null
           ? new Start(parse(value), Origin.FOUND)
-          : start(objectKey, e.getValue());
+          : startMissing(objectKey, e.getValue());
       lastSeen.record(objectKey, start.value(), now, distrustUntil(start, lastSeen.get(objectKey), now));
       counts.put(objectKey, start.value());
     }
     return counts;
   }
 
-  /** The last count this JVM saw, or -1: what to show while memcached is away. */
+  /**
+   * Looks up, in one multi-get, the counters this JVM has not seen within {@link #TRUST_LAST_SEEN}
+   * (starting those that are missing), so that {@link #add} then costs one {@code incr} each.
+   */
+  void refresh(Collection<String> objectKeys) {
+    long now = clock.millis();
+    List<String> stale = objectKeys.stream()
+        .filter(k -> !usable(lastSeen.get(k), now))
+        .toList();
+    if (!stale.isEmpty()) {
+      current(stale);
+    }
+  }
+
+  private static boolean usable(Seen seen, long now) {
+    return seen != null && seen.usableAt(now, TRUST_LAST_SEEN.toMillis());
+  }
+
+  /** The highest count this JVM saw, or -1: what to show while memcached is away. */
   long lastKnown(String objectKey) {
     return lastSeen.value(objectKey);
   }
 
+  /** The highest count this JVM saw within {@code maxAgeMillis}, or -1. */
+  long lastKnownWithin(String objectKey, long maxAgeMillis) {
+    Seen seen = lastSeen.get(objectKey);
+    return seen != null && clock.millis() - seen.atMillis() <= maxAgeMillis ? seen.value() : -1;
+  }
+
+  /** Starts a counter before counting on it: it may well exist, so one {@code get} first. */
   private Start start(String objectKey, String key) {
     return starts.obtain(objectKey, () -> {
       // Present (another frontend or thread started it): no load. A thread of this JVM that
@@ -143,6 +177,22 @@ final class ViewCounter {
       // already counted on it) stays; our incr lands on it.
       store.add(key, ascii(start.value()), ttlFor(start));
       return start;
+    });
+  }
+
+  /**
+   * Starts a counter that a multi-get has just found missing, for a read: no second look before
+   * the load. Read-through (the key is created) so the next read of it costs no load. Only when
+   * another frontend created it meanwhile is it read again, since no incr follows to land on it.
+   */
+  private Start startMissing(String objectKey, String key) {
+    return starts.obtain(objectKey, () -> {
+      Start start = starts.load(objectKey);
+      if (store.add(key, ascii(start.value()), ttlFor(start))) {
+        return start;
+      }
+      byte[] winner = store.get(key);
+      return winner == null ? start : new Start(parse(winner), Origin.FOUND);
     });
   }
 

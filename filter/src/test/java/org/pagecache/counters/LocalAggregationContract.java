@@ -49,6 +49,42 @@ abstract class LocalAggregationContract extends CountersFixture {
   }
 
   @Test
+  void theFirstViewAfterAQuietSpellShowsTheCountOfNowNotOneHoursOld() {
+    Store store = store();
+    Counters aggregating = frontend(store, b -> b.source(key -> 100).settings(PUSHED_BY_TEST));
+    Counters direct = frontend(b -> b.source(key -> 100));
+    assertEquals(101, aggregating.viewed("article:5"));
+    aggregating.flushNow();
+    clock.advance(Duration.ofHours(2));
+    for (int i = 0; i < 50; i++) {
+      direct.viewed("article:5");
+    }
+
+    assertEquals(152, aggregating.viewed("article:5"), "read again, not 101 + 1");
+    long before = store.roundTrips();
+    clock.advance(Duration.ofSeconds(30));
+    assertEquals(153, aggregating.viewed("article:5"), "seen within the interval: trusted");
+    assertEquals(0, store.roundTrips() - before);
+  }
+
+  @Test
+  void aPushAfterAQuietSecondCostsOneMultiGetAndAnIncrPerCounter() {
+    Store store = store();
+    Counters counters = frontend(store, b -> b.source(key -> 100).settings(PUSHED_BY_TEST));
+    List<String> objects = List.of("article:1", "article:2", "article:3");
+    objects.forEach(counters::viewed);
+    counters.flushNow();
+    clock.advance(ViewCounter.TRUST_LAST_SEEN.multipliedBy(2));
+    objects.forEach(counters::viewed);
+    long before = store.roundTrips();
+
+    counters.flushNow();
+
+    assertEquals(1 + objects.size(), store.roundTrips() - before);
+    assertEquals(102, frontend(b -> b).views("article:2"));
+  }
+
+  @Test
   void aThousandViewsCostAFewRoundTripsAndAllArrive() throws Exception {
     Store store = store();
     Counters aggregating = frontend(store, b -> b.source(key -> 100)

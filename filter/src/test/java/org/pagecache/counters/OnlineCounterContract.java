@@ -1,7 +1,10 @@
 package org.pagecache.counters;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,8 +14,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.pagecache.store.Store;
+import org.pagecache.store.StoreException;
 import org.pagecache.testing.Eventually;
 
 /**
@@ -84,6 +89,34 @@ abstract class OnlineCounterContract extends CountersFixture {
     counters.visit("reader"); // a new window: counted again, in the current bucket
     clock.advance(BUCKET);
     assertEquals(1, counters.online(), "still online though the first count left the window");
+  }
+
+  @Test
+  void aVisitorWhoseCountFailedAfterTheirMarkIsCountedByTheirNextRequest() {
+    AtomicBoolean incrFails = new AtomicBoolean(true);
+    OnlineCounter online = new OnlineCounter(failingIncr(store(), incrFails), namespace, SIX_BUCKETS, clock);
+
+    assertThrows(StoreException.class, () -> online.visit("reader"));
+    incrFails.set(false);
+    online.visit("reader");
+    clock.advance(BUCKET);
+
+    assertEquals(1, online.count());
+  }
+
+  /** The real store, except that its incr fails while told to: a failure between add and incr. */
+  private static Store failingIncr(Store real, AtomicBoolean fails) {
+    return (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class},
+        (proxy, method, args) -> {
+          if (method.getName().equals("incr") && fails.get()) {
+            throw new StoreException("test: incr failed");
+          }
+          try {
+            return method.invoke(real, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
   }
 
   @Test

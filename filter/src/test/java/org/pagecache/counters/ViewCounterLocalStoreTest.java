@@ -43,13 +43,13 @@ class ViewCounterLocalStoreTest extends ViewCounterContract {
   void aBusyCounterOutlivingItsTtlComesBackAtTheCountLastSeen() {
     Counters counters = frontend(b -> b.source(key -> 40)
         .settings(CountersSettings.builder().ttl(Duration.ofSeconds(30)).build()));
-    for (int i = 0; i < 29; i++) {
+    for (int i = 0; i < 60; i++) { // a view every half second: always recently seen
       counters.viewed("article:5");
-      clock.advance(Duration.ofSeconds(1));
+      clock.advance(Duration.ofMillis(500));
     }
-    clock.advance(Duration.ofSeconds(1)); // the key expired: incr does not extend a key's life
+    // At 30 s the key expired (incr does not extend a key's life), 0.5 s after the last view.
 
-    assertEquals(70, counters.viewed("article:5"));
+    assertEquals(101, counters.viewed("article:5"));
   }
 
   @Test
@@ -65,12 +65,15 @@ class ViewCounterLocalStoreTest extends ViewCounterContract {
     databaseDown.set(false);
 
     long last = 0;
-    for (int i = 0; i < 7; i++) { // a view every 10 s: always "recently seen"
-      clock.advance(Duration.ofSeconds(10));
+    for (int i = 0; i < 140; i++) { // a view every half second: always recently seen
+      clock.advance(Duration.ofMillis(500));
       last = counters.viewed("article:4");
+      if (i == 118) {
+        assertEquals(120, last, "the stand-in counted on until its key expires at 60 s");
+      }
     }
 
-    // The stand-in key expired at 60 s; that view reloaded 700 (701), the one at 70 s made 702.
-    assertEquals(702, last);
+    // The view at 60 s reloaded 700 (701); the twenty views up to 70 s made 721.
+    assertEquals(721, last);
   }
 }

@@ -2,14 +2,17 @@ package org.pagecache.counters;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -25,14 +28,21 @@ class ViewFlusherTest {
   /** Long enough that only the test flushes, unless it asks for the schedule. */
   private static final Duration MANUAL = Duration.ofHours(1);
 
-  /** A sink that records each batch it accepted, and fails while told to. */
+  /** A sink that records each batch it accepted, and the id of every offer; fails while told to. */
   static final class RecordingSink implements CountSink {
     final List<Map<String, Long>> batches = new CopyOnWriteArrayList<>();
+    final List<String> offeredIds = new CopyOnWriteArrayList<>();
     final AtomicBoolean failing = new AtomicBoolean();
     final AtomicInteger refused = new AtomicInteger();
 
     @Override
     public void flush(Map<String, Long> increments) {
+      flush("unnamed", increments);
+    }
+
+    @Override
+    public void flush(String batchId, Map<String, Long> increments) {
+      offeredIds.add(batchId);
       if (failing.get()) {
         refused.incrementAndGet();
         throw new IllegalStateException("database unavailable");
@@ -62,7 +72,7 @@ class ViewFlusherTest {
   }
 
   @Test
-  void aFailingSinkGetsTheSameViewsAgainNextTimeWithoutDoubleCounting() {
+  void aFailingSinkGetsTheSameBatchAgainUnderTheSameIdAndLaterViewsAsTheNextBatch() {
     RecordingSink sink = new RecordingSink();
     try (ViewFlusher flusher = new ViewFlusher(sink, MANUAL, Clock.systemUTC())) {
       record(flusher, "article:1", 3);
@@ -71,11 +81,58 @@ class ViewFlusherTest {
       assertFalse(flusher.flushNow());
 
       record(flusher, "article:1", 1);
+      assertEquals(4, flusher.pendingViews());
       sink.failing.set(false);
       assertTrue(flusher.flushNow());
       assertTrue(flusher.flushNow());
 
-      assertEquals(List.of(Map.of("article:1", 4L)), sink.batches);
+      assertEquals(List.of(Map.of("article:1", 3L), Map.of("article:1", 1L)), sink.batches);
+      List<String> ids = sink.offeredIds;
+      assertEquals(4, ids.size(), ids.toString());
+      assertEquals(List.of(ids.get(0), ids.get(0)), List.of(ids.get(1), ids.get(2)), "a retry keeps its id");
+      assertNotEquals(ids.get(0), ids.get(3), "a new batch has a new id");
+      assertEquals(0, flusher.pendingViews());
+    }
+  }
+
+  @Test
+  void aSinkThatCommittedButThrewRecognisesTheRetriedBatchByItsId() {
+    Map<String, Long> database = new HashMap<>();
+    Set<String> applied = new HashSet<>();
+    AtomicBoolean answerLost = new AtomicBoolean(true);
+    CountSink sink = CountSink.withBatchIds((batchId, increments) -> {
+      if (applied.add(batchId)) { // one transaction: the id and the increments
+        increments.forEach((k, v) -> database.merge(k, v, Long::sum));
+      }
+      if (answerLost.getAndSet(false)) {
+        throw new IllegalStateException("connection reset after commit");
+      }
+    });
+    try (ViewFlusher flusher = new ViewFlusher(sink, MANUAL, Clock.systemUTC())) {
+      record(flusher, "article:1", 3);
+      assertFalse(flusher.flushNow());
+      record(flusher, "article:1", 2);
+
+      assertTrue(flusher.flushNow());
+
+      assertEquals(Map.of("article:1", 5L), database, "3 once, not twice, plus the 2 after");
+      assertEquals(2, applied.size());
+    }
+  }
+
+  @Test
+  void batchIdsOfDifferentFlushersNeverMeet() {
+    RecordingSink a = new RecordingSink();
+    RecordingSink b = new RecordingSink();
+    try (ViewFlusher one = new ViewFlusher(a, MANUAL, Clock.systemUTC());
+        ViewFlusher other = new ViewFlusher(b, MANUAL, Clock.systemUTC())) {
+      record(one, "article:1", 1);
+      record(other, "article:1", 1);
+      one.flushNow();
+      other.flushNow();
+
+      assertNotEquals(a.offeredIds.get(0), b.offeredIds.get(0));
+      assertTrue(a.offeredIds.get(0).length() <= 64, a.offeredIds.get(0));
     }
   }
 
