@@ -28,8 +28,8 @@ export PAGECACHE_ADMIN_TOKEN=${PAGECACHE_ADMIN_TOKEN:-demo-token}
 
 # One reactor build: the WAR, DemoServer, and DemoServer's class path (which names the freshly built
 # filter jars, so nothing needs installing into ~/.m2 first).
-mvn -B -q -DskipTests -pl webapp-demo -am package dependency:build-classpath \
-  -Dmdep.includeScope=test -Dmdep.outputFile=target/demo.classpath >/dev/null
+quiet_build target/demo-build.log mvn -B -q -DskipTests -pl webapp-demo -am package dependency:build-classpath \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/demo.classpath
 echo "==> PageCache demo: http://localhost:$PORT/  editor: http://localhost:$PORT/cms/ (editor/editor)  admin token: $PAGECACHE_ADMIN_TOKEN"
 echo "==> walk-through: docs/demo.md"
 exec java -Dkryo.unsafe=false -cp "webapp-demo/target/test-classes:$(cat webapp-demo/target/demo.classpath)" \
