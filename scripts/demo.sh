@@ -14,6 +14,7 @@ if [ -z "${PAGECACHE_MEMCACHED_SERVERS+x}" ]; then
     if ensure_package memcached memcached; then
       (memcached -d -l 127.0.0.1 -p 11211 -m 64 -u "$(id -un)" 2>/dev/null || as_root memcached -d -l 127.0.0.1 -p 11211 -m 64 -u memcache) || true
       for _ in $(seq 1 50); do memcached_up && break; sleep 0.1; done
+      if memcached_up; then echo "==> started memcached in the background (-d): it keeps running after the demo stops"; fi
     fi
   fi
   if memcached_up; then
