@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs the demo site on http://localhost:8080 (PORT=... to change).
+# Builds and runs the demo site on http://127.0.0.1:8080 (PORT=... to change). It listens on 127.0.0.1
+# only, as its editor password and admin token are published: DEMO_HOST=0.0.0.0 opens it to others.
 # Uses memcached on 127.0.0.1:11211: installs and starts it when it can; otherwise the demo runs on
 # the in-process store and says so. PAGECACHE_MEMCACHED_SERVERS overrides all of this.
 set -euo pipefail
@@ -31,7 +32,6 @@ export PAGECACHE_ADMIN_TOKEN=${PAGECACHE_ADMIN_TOKEN:-demo-token}
 # filter jars, so nothing needs installing into ~/.m2 first).
 quiet_build target/demo-build.log mvn -B -q -DskipTests -pl webapp-demo -am package dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/demo.classpath
-echo "==> PageCache demo: http://localhost:$PORT/  editor: http://localhost:$PORT/cms/ (editor/editor)  admin token: $PAGECACHE_ADMIN_TOKEN"
-echo "==> walk-through: docs/demo.md"
+echo "==> admin token: $PAGECACHE_ADMIN_TOKEN  walk-through: docs/demo.md  (the site's URL follows once it listens)"
 exec java -Dkryo.unsafe=false -cp "webapp-demo/target/test-classes:$(cat webapp-demo/target/demo.classpath)" \
   org.pagecache.demo.DemoServer "$PORT" webapp-demo/target/pagecache-demo.war
