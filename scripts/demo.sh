@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs the demo site on http://localhost:8080 (PORT=... to change).
+# Builds and runs the demo site on http://127.0.0.1:8080 (PORT=... to change). It listens on 127.0.0.1
+# only, as its editor password and admin token are published: DEMO_HOST=0.0.0.0 opens it to others.
 # Uses memcached on 127.0.0.1:11211: installs and starts it when it can; otherwise the demo runs on
 # the in-process store and says so. PAGECACHE_MEMCACHED_SERVERS overrides all of this.
 set -euo pipefail
@@ -14,6 +15,7 @@ if [ -z "${PAGECACHE_MEMCACHED_SERVERS+x}" ]; then
     if ensure_package memcached memcached; then
       (memcached -d -l 127.0.0.1 -p 11211 -m 64 -u "$(id -un)" 2>/dev/null || as_root memcached -d -l 127.0.0.1 -p 11211 -m 64 -u memcache) || true
       for _ in $(seq 1 50); do memcached_up && break; sleep 0.1; done
+      if memcached_up; then echo "==> started memcached in the background (-d): it keeps running after the demo stops"; fi
     fi
   fi
   if memcached_up; then
@@ -28,9 +30,8 @@ export PAGECACHE_ADMIN_TOKEN=${PAGECACHE_ADMIN_TOKEN:-demo-token}
 
 # One reactor build: the WAR, DemoServer, and DemoServer's class path (which names the freshly built
 # filter jars, so nothing needs installing into ~/.m2 first).
-mvn -B -q -DskipTests -pl webapp-demo -am package dependency:build-classpath \
-  -Dmdep.includeScope=test -Dmdep.outputFile=target/demo.classpath >/dev/null
-echo "==> PageCache demo: http://localhost:$PORT/  editor: http://localhost:$PORT/cms/ (editor/editor)  admin token: $PAGECACHE_ADMIN_TOKEN"
-echo "==> walk-through: docs/demo.md"
+quiet_build target/demo-build.log mvn -B -q -DskipTests -pl webapp-demo -am package dependency:build-classpath \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/demo.classpath
+echo "==> admin token: $PAGECACHE_ADMIN_TOKEN  walk-through: docs/demo.md  (the site's URL follows once it listens)"
 exec java -Dkryo.unsafe=false -cp "webapp-demo/target/test-classes:$(cat webapp-demo/target/demo.classpath)" \
   org.pagecache.demo.DemoServer "$PORT" webapp-demo/target/pagecache-demo.war

@@ -1,4 +1,4 @@
-# Shared by the scripts: install Debian packages when missing, if we can.
+# Shared by the scripts: install Debian packages when missing, if we can; run builds quietly but not silently.
 
 # as_root CMD...: runs CMD as root (directly, or through sudo without a password); fails otherwise.
 as_root() {
@@ -19,4 +19,17 @@ ensure_package() {
     apt_updated=yes
   fi
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >/dev/null || return 1
+}
+
+# quiet_build LOG CMD...: runs a build with its output in LOG; on failure prints LOG's end and fails.
+# mvn -q prints its [ERROR] lines on stdout, so a build sent to /dev/null failed without a word.
+quiet_build() {
+  local log=$1
+  shift
+  mkdir -p "$(dirname "$log")"
+  if ! "$@" >"$log" 2>&1; then
+    echo "==> the build failed; the end of $log:" >&2
+    tail -n 40 "$log" >&2
+    return 1
+  fi
 }

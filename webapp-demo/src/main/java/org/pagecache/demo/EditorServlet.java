@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Optional;
 import org.pagecache.PageCache;
 import org.pagecache.store.StoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The editor ({@code /cms/}, handler {@code cms}, never cached): lists the articles and edits an
@@ -25,6 +27,7 @@ import org.pagecache.store.StoreException;
  */
 public class EditorServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
+  private static final Logger log = LoggerFactory.getLogger(EditorServlet.class);
 
   @Override
   protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
@@ -90,17 +93,27 @@ public class EditorServlet extends HttpServlet {
     res.setHeader("Location", req.getContextPath() + "/cms/edit?id=" + id.get() + "&saved=" + tellCache(id.get()));
   }
 
-  /** Invalidates the article's tag; what happened, as the {@code saved} parameter of the redirect. */
+  /**
+   * Invalidates the article's tag; what happened, as the {@code saved} parameter of the redirect.
+   * The article is saved by now, so a failure here is reported on the edit page, never as a 500.
+   */
   private String tellCache(long id) {
     PageCache cache = PageCache.from(getServletContext());
     if (cache == null) {
       return "no-cache";
     }
+    String tag = Article.tag(id);
     try {
-      cache.invalidateTag(Article.tag(id));
+      cache.invalidateTag(tag);
       return "invalidated";
     } catch (StoreException e) {
+      log.warn("demo: article {} saved, but memcached is unreachable: {} not invalidated ({})", id, tag, e.getMessage());
       return "cache-unavailable";
+    } catch (IllegalStateException e) {
+      // The tag's version is raised by compare-and-set: it gives up after losing every round to
+      // other writers, or when the request thread is interrupted.
+      log.warn("demo: article {} saved, but {} was not invalidated: {}", id, tag, e.getMessage());
+      return "not-invalidated";
     }
   }
 
@@ -117,6 +130,9 @@ public class EditorServlet extends HttpServlet {
           + " on their next request; every other page stays cached.</p>";
       case "cache-unavailable" -> "<p class=\"error\">Saved, but memcached could not be reached to invalidate "
           + tag + ": cached pages show the old text until their TTL runs out.</p>";
+      case "not-invalidated" -> "<p class=\"error\">Saved, but the cache could not invalidate " + tag
+          + " (memcached was busy with other updates of it, or the request was interrupted): cached pages show the"
+          + " old text until their TTL runs out. Save again to retry.</p>";
       default -> "<p class=\"error\">Saved. No PageCache filter is configured, so nothing needed invalidating.</p>";
     };
   }

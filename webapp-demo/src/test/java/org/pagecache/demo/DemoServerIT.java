@@ -23,7 +23,7 @@ class DemoServerIT extends DeployedDemoContract {
     env.forEach((name, value) -> System.setProperty(property(name), value));
     Server server;
     try {
-      server = DemoServer.start(0, war);
+      server = DemoServer.start(DemoServer.DEFAULT_HOST, 0, war);
     } catch (Exception e) {
       env.keySet().forEach(name -> System.clearProperty(property(name)));
       throw new IllegalStateException("DemoServer did not start: " + e, e);

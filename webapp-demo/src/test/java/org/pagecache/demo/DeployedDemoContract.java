@@ -230,6 +230,21 @@ abstract class DeployedDemoContract {
     assertTrue(page.body().contains("Refresh"), "the handler table with its Refresh buttons");
   }
 
+  /**
+   * The API is outside the security-constraint so Bearer webhooks reach it, yet the admin page's
+   * script calls it with the Basic credentials the browser sends below /cache-admin/: the
+   * container must read them there too (Tomcat only does with preemptiveAuthentication).
+   */
+  @Test
+  void anEditorsBasicCredentialsAreAcceptedByTheAdminApi() {
+    HttpResponse<String> stats = new EditorClient(site::uri, "editor", "editor").get("/cache-admin/api/stats");
+    HttpResponse<String> wrong = new EditorClient(site::uri, "editor", "wrong").get("/cache-admin/api/stats");
+
+    assertEquals(200, stats.statusCode(), stats.body());
+    assertTrue(stats.body().contains("\"handlers\":["), stats.body());
+    assertEquals(401, wrong.statusCode(), "a wrong password: " + wrong.body());
+  }
+
   @Test
   void aCachedArticleShowsItsLiveViewCountAndTheViewsReachTheDatabase() {
     HttpResponse<byte[]> first = get("/article/20");
