@@ -223,7 +223,25 @@ class FreshnessFlowTest {
     h.status.set(503);
     HttpResponse<byte[]> r = site.get("/flaky");
     assertEquals(200, r.statusCode());
+    assertEquals("STALE", xcache(r));
+    String status = r.headers().firstValue("Cache-Status").orElse("");
+    assertTrue(status.contains("stale-if-error") && status.contains("fwd-status=503"), status);
     assertEquals(original, Http.text(r));
+    assertEquals(2, h.calls.get(), "the rebuild ran the handler");
+    String lock = site.cache.lock.key(site.pageKey("flaky", "/flaky", null));
+    assertNull(memcached.text(0).getBytes(lock), "lock released");
+
+    // The 503 was not stored, so the next request tries the build again: still failing, still stale...
+    HttpResponse<byte[]> again = site.get("/flaky");
+    assertEquals("STALE", xcache(again));
+    assertEquals(original, Http.text(again));
+    assertEquals(3, h.calls.get(), "retried, not locked out until lock.ttl");
+    // ...and once the handler recovers, the retry replaces the old page.
+    h.status.set(200);
+    HttpResponse<byte[]> rebuilt = site.get("/flaky");
+    assertEquals("MISS", xcache(rebuilt));
+    assertTrue(Http.text(rebuilt).contains("call 4"), Http.text(rebuilt));
+    assertEquals("HIT", xcache(site.get("/flaky")));
   }
 
   @Test
