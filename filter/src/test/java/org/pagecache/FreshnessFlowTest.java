@@ -195,6 +195,46 @@ class FreshnessFlowTest {
   }
 
   @Test
+  void aRequestThatWaitedLockWaitForNothingBuildsThePageItself() throws Exception {
+    CountDownLatch firstBuildStarted = new CountDownLatch(1);
+    CountDownLatch releaseFirstBuild = new CountDownLatch(1);
+    SiteServlets.Handler h = SiteServlets.of((req, res, call) -> {
+      if (call == 1) { // the first builder is slower than lock.wait; the waiter's own build is not held
+        firstBuildStarted.countDown();
+        try {
+          releaseFirstBuild.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      res.getWriter().print("call " + call);
+    });
+    site().set("lock.wait", "300ms").handler("slow", h, "/slow").start();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<HttpResponse<byte[]>> first = pool.submit(() -> site.get("/slow"));
+      assertTrue(firstBuildStarted.await(30, TimeUnit.SECONDS), "the first request holds the lock and builds");
+      long started = System.nanoTime();
+      HttpResponse<byte[]> waiter = site.get("/slow");
+      long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+      assertEquals(200, waiter.statusCode(), "never a 5xx for waiting");
+      assertEquals("MISS", xcache(waiter));
+      assertEquals("call 2", Http.text(waiter), "built by the waiter itself");
+      assertTrue(waitedMillis >= 300, "waited lock.wait first: " + waitedMillis + " ms");
+      assertEquals(1, site.cache.stats.handler("slow").lockWaits.sum());
+      assertFalse(first.isDone(), "answered while the first build is still held");
+      releaseFirstBuild.countDown();
+      HttpResponse<byte[]> r = first.get(30, TimeUnit.SECONDS);
+      assertEquals(200, r.statusCode());
+      assertEquals("call 1", Http.text(r));
+      assertEquals(2, h.calls.get());
+    } finally {
+      releaseFirstBuild.countDown();
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void aFailingBuildReleasesTheLockAndKeepsServingTheOldPage() {
     SiteServlets.Handler h = SiteServlets.page();
     site().handler("fragile", h, "/fragile").start();
