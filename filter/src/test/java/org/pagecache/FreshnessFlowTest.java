@@ -235,6 +235,49 @@ class FreshnessFlowTest {
   }
 
   @Test
+  void earlyRefreshRebuildsAHotPageBeforeItGoesStale() {
+    SiteServlets.Handler h = SiteServlets.of((req, res, call) -> {
+      if (call == 1) {
+        clock.advance(Duration.ofMillis(500)); // the first build takes 500 ms: XFetch scales by build time
+      }
+      res.getWriter().print("call " + call);
+    });
+    site().set("policies", "early: ttl=60s, early-refresh=on").handler("early", h, "/early").start();
+    assertEquals("MISS", xcache(site.get("/early")));
+    // Half-way through the TTL an early refresh is practically impossible (it would need a random
+    // number below e^-60)...
+    clock.advance(Duration.ofSeconds(30));
+    assertEquals("HIT", xcache(site.get("/early")));
+    assertEquals(1, h.calls.get());
+    // ...while 250 ms before freshUntil each request refreshes early with probability e^-0.5 (about
+    // 0.6): within a bounded number of requests one does, and nobody sees STALE.
+    clock.advance(Duration.ofMillis(29_750));
+    Map<String, Integer> labels = new TreeMap<>();
+    HttpResponse<byte[]> rebuild = null;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    for (int i = 0; i < 200 && h.calls.get() < 2 && System.nanoTime() < deadline; i++) {
+      HttpResponse<byte[]> r = site.get("/early");
+      assertEquals(200, r.statusCode());
+      labels.merge(xcache(r), 1, Integer::sum);
+      if (h.calls.get() == 2 && rebuild == null) {
+        rebuild = r;
+      }
+    }
+    assertEquals(2, h.calls.get(), "refreshed early: " + labels);
+    assertFalse(labels.containsKey("STALE"), "never stale: " + labels);
+    assertEquals(1, labels.getOrDefault("MISS", 0), "only the request that ran the handler is a MISS: " + labels);
+    assertEquals("MISS", xcache(rebuild));
+    assertTrue(rebuild.headers().firstValue("Cache-Status").orElse("").contains("fwd=stale"));
+    assertEquals("call 2", Http.text(rebuild));
+    // Past the old page's freshUntil the refreshed page is still fresh.
+    clock.advance(Duration.ofSeconds(1));
+    HttpResponse<byte[]> after = site.get("/early");
+    assertEquals("HIT", xcache(after));
+    assertEquals("call 2", Http.text(after));
+    assertEquals(2, h.calls.get());
+  }
+
+  @Test
   void aFailingBuildReleasesTheLockAndKeepsServingTheOldPage() {
     SiteServlets.Handler h = SiteServlets.page();
     site().handler("fragile", h, "/fragile").start();
