@@ -11,16 +11,21 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Queue;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
 import org.pagecache.testing.MutableClock;
@@ -45,11 +50,27 @@ class FreshnessFlowTest {
     return site;
   }
 
-  /** {@code n} concurrent GETs of one path on the pool's threads. */
-  private List<Future<HttpResponse<byte[]>>> requests(ExecutorService pool, int n, String path) {
+  /** Requests in one stampede: each on its own thread, all released together. */
+  private static final int STAMPEDE = 200;
+
+  /**
+   * {@code n} GETs of one path, each on its own thread, released together by a barrier so that all
+   * of them are sent at once. Every response is added to {@code answered} as soon as it arrives
+   * and {@code arrived} counts down after it, so a test can wait for answers while others are
+   * still held in the server.
+   */
+  private List<Future<HttpResponse<byte[]>>> together(ExecutorService pool, int n, String path,
+      Queue<HttpResponse<byte[]>> answered, CountDownLatch arrived) {
+    CyclicBarrier start = new CyclicBarrier(n);
     List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      futures.add(pool.submit(() -> site.get(path)));
+      futures.add(pool.submit(() -> {
+        start.await(30, TimeUnit.SECONDS);
+        HttpResponse<byte[]> r = site.get(path);
+        answered.add(r);
+        arrived.countDown();
+        return r;
+      }));
     }
     return futures;
   }
@@ -101,44 +122,38 @@ class FreshnessFlowTest {
     assertStampedeServedStale(h, rebuilt);
   }
 
-  /** 200 concurrent requests while the one rebuild is held at a gate: 199 get the stale page at once. */
+  /**
+   * 200 requests released together while the one rebuild is held at a gate: the 199 others are
+   * answered STALE with the old body before the gate opens, so none of them waited for the build.
+   */
   private void assertStampedeServedStale(SiteServlets.Handler h, String staleBody) throws Exception {
     int before = h.calls.get();
     CountDownLatch gate = new CountDownLatch(1);
     h.gate.set(gate);
-    int n = 200;
-    ExecutorService pool = Executors.newFixedThreadPool(50);
+    Queue<HttpResponse<byte[]>> answered = new ConcurrentLinkedQueue<>();
+    CountDownLatch allButOne = new CountDownLatch(STAMPEDE - 1);
+    ExecutorService pool = Executors.newFixedThreadPool(STAMPEDE);
     try {
-      List<Future<HttpResponse<byte[]>>> futures = requests(pool, n, "/hot");
-      // Every request except the rebuilder completes while the rebuild is still held at the gate.
-      int done = 0;
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      List<HttpResponse<byte[]>> stale = new ArrayList<>();
-      while (done < n - 1 && System.nanoTime() < deadline) {
-        done = 0;
-        for (Future<HttpResponse<byte[]>> f : futures) {
-          if (f.isDone()) {
-            done++;
-          }
-        }
-        Thread.sleep(5);
-      }
-      assertEquals(n - 1, done, "all but the rebuilder answered without waiting for the build");
-      for (Future<HttpResponse<byte[]>> f : futures) {
-        if (f.isDone()) {
-          stale.add(f.get());
-        }
-      }
-      gate.countDown();
-      for (Future<HttpResponse<byte[]>> f : futures) {
-        HttpResponse<byte[]> r = f.get(60, TimeUnit.SECONDS);
+      List<Future<HttpResponse<byte[]>>> futures = together(pool, STAMPEDE, "/hot", answered, allButOne);
+      assertTrue(allButOne.await(30, TimeUnit.SECONDS),
+          "all but the rebuilder answered while the build is held; answered: " + answered.size());
+      List<HttpResponse<byte[]>> early = new ArrayList<>(answered);
+      assertEquals(STAMPEDE - 1, early.size(), "the rebuilder is still held at the gate");
+      assertEquals(before + 1, h.calls.get(), "one request is building");
+      for (HttpResponse<byte[]> r : early) {
         assertEquals(200, r.statusCode());
-      }
-      assertEquals(before + 1, h.calls.get(), "the handler ran exactly once");
-      for (HttpResponse<byte[]> r : stale) {
         assertEquals("STALE", xcache(r));
         assertEquals(staleBody, Http.text(r));
       }
+      gate.countDown();
+      Map<String, Integer> labels = new TreeMap<>();
+      for (Future<HttpResponse<byte[]>> f : futures) {
+        HttpResponse<byte[]> r = f.get(30, TimeUnit.SECONDS);
+        assertEquals(200, r.statusCode());
+        labels.merge(xcache(r), 1, Integer::sum);
+      }
+      assertEquals(Map.of("MISS", 1, "STALE", STAMPEDE - 1), labels, "the rebuilder's own answer is the new page");
+      assertEquals(before + 1, h.calls.get(), "the handler ran exactly once");
     } finally {
       h.gate.set(null);
       gate.countDown();
@@ -149,31 +164,120 @@ class FreshnessFlowTest {
   @Test
   void aColdStampedeRunsTheHandlerOnceAndEveryoneGetsThePage() throws Exception {
     SiteServlets.Handler h = SiteServlets.page();
-    site().handler("cold", h, "/cold").start();
+    // lock.wait well above the time 200 requests take to arrive, so every waiter is still waiting
+    // (not building itself) when the gate opens; the lock.wait path has its own test.
+    site().set("lock.wait", "20s").set("lock.ttl", "30s").handler("cold", h, "/cold").start();
     CountDownLatch gate = new CountDownLatch(1);
     h.gate.set(gate);
-    int n = 200;
-    ExecutorService pool = Executors.newFixedThreadPool(50);
+    Queue<HttpResponse<byte[]>> answered = new ConcurrentLinkedQueue<>();
+    ExecutorService pool = Executors.newFixedThreadPool(STAMPEDE);
     try {
-      List<Future<HttpResponse<byte[]>>> futures = requests(pool, n, "/cold");
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (h.calls.get() == 0 && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
+      List<Future<HttpResponse<byte[]>>> futures =
+          together(pool, STAMPEDE, "/cold", answered, new CountDownLatch(STAMPEDE));
+      // All 200 are inside the server at once: one holds the build, 199 wait for it.
+      LongAdder waits = site.cache.stats.handler("cold").lockWaits;
+      assertTrue(Eventually.within(Duration.ofSeconds(15), () -> waits.sum() == STAMPEDE - 1),
+          () -> "199 requests waiting for the builder at once; saw " + waits.sum());
       assertEquals(1, h.calls.get(), "one request builds");
+      assertTrue(answered.isEmpty(), "nobody was answered before the page existed");
       gate.countDown();
-      Map<String, AtomicInteger> labels = new ConcurrentHashMap<>();
+      Map<String, Integer> labels = new TreeMap<>();
       for (Future<HttpResponse<byte[]>> f : futures) {
-        HttpResponse<byte[]> r = f.get(60, TimeUnit.SECONDS);
+        HttpResponse<byte[]> r = f.get(30, TimeUnit.SECONDS);
         assertEquals(200, r.statusCode());
         assertTrue(Http.text(r).contains("page /cold"));
-        labels.computeIfAbsent(xcache(r), k -> new AtomicInteger()).incrementAndGet();
+        labels.merge(xcache(r), 1, Integer::sum);
       }
       assertEquals(1, h.calls.get(), "the handler ran exactly once: " + labels);
+      assertEquals(Map.of("MISS", 1, "HIT", STAMPEDE - 1), labels, "the waiters got the page the builder stored");
     } finally {
+      h.gate.set(null);
       gate.countDown();
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void aRequestThatWaitedLockWaitForNothingBuildsThePageItself() throws Exception {
+    CountDownLatch firstBuildStarted = new CountDownLatch(1);
+    CountDownLatch releaseFirstBuild = new CountDownLatch(1);
+    SiteServlets.Handler h = SiteServlets.of((req, res, call) -> {
+      if (call == 1) { // the first builder is slower than lock.wait; the waiter's own build is not held
+        firstBuildStarted.countDown();
+        try {
+          releaseFirstBuild.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      res.getWriter().print("call " + call);
+    });
+    site().set("lock.wait", "300ms").handler("slow", h, "/slow").start();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<HttpResponse<byte[]>> first = pool.submit(() -> site.get("/slow"));
+      assertTrue(firstBuildStarted.await(30, TimeUnit.SECONDS), "the first request holds the lock and builds");
+      long started = System.nanoTime();
+      HttpResponse<byte[]> waiter = site.get("/slow");
+      long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+      assertEquals(200, waiter.statusCode(), "never a 5xx for waiting");
+      assertEquals("MISS", xcache(waiter));
+      assertEquals("call 2", Http.text(waiter), "built by the waiter itself");
+      assertTrue(waitedMillis >= 300, "waited lock.wait first: " + waitedMillis + " ms");
+      assertEquals(1, site.cache.stats.handler("slow").lockWaits.sum());
+      assertFalse(first.isDone(), "answered while the first build is still held");
+      releaseFirstBuild.countDown();
+      HttpResponse<byte[]> r = first.get(30, TimeUnit.SECONDS);
+      assertEquals(200, r.statusCode());
+      assertEquals("call 1", Http.text(r));
+      assertEquals(2, h.calls.get());
+    } finally {
+      releaseFirstBuild.countDown();
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void earlyRefreshRebuildsAHotPageBeforeItGoesStale() {
+    SiteServlets.Handler h = SiteServlets.of((req, res, call) -> {
+      if (call == 1) {
+        clock.advance(Duration.ofMillis(500)); // the first build takes 500 ms: XFetch scales by build time
+      }
+      res.getWriter().print("call " + call);
+    });
+    site().set("policies", "early: ttl=60s, early-refresh=on").handler("early", h, "/early").start();
+    assertEquals("MISS", xcache(site.get("/early")));
+    // Half-way through the TTL an early refresh is practically impossible (it would need a random
+    // number below e^-60)...
+    clock.advance(Duration.ofSeconds(30));
+    assertEquals("HIT", xcache(site.get("/early")));
+    assertEquals(1, h.calls.get());
+    // ...while 250 ms before freshUntil each request refreshes early with probability e^-0.5 (about
+    // 0.6): within a bounded number of requests one does, and nobody sees STALE.
+    clock.advance(Duration.ofMillis(29_750));
+    Map<String, Integer> labels = new TreeMap<>();
+    HttpResponse<byte[]> rebuild = null;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    for (int i = 0; i < 200 && h.calls.get() < 2 && System.nanoTime() < deadline; i++) {
+      HttpResponse<byte[]> r = site.get("/early");
+      assertEquals(200, r.statusCode());
+      labels.merge(xcache(r), 1, Integer::sum);
+      if (h.calls.get() == 2 && rebuild == null) {
+        rebuild = r;
+      }
+    }
+    assertEquals(2, h.calls.get(), "refreshed early: " + labels);
+    assertFalse(labels.containsKey("STALE"), "never stale: " + labels);
+    assertEquals(1, labels.getOrDefault("MISS", 0), "only the request that ran the handler is a MISS: " + labels);
+    assertEquals("MISS", xcache(rebuild));
+    assertTrue(rebuild.headers().firstValue("Cache-Status").orElse("").contains("fwd=stale"));
+    assertEquals("call 2", Http.text(rebuild));
+    // Past the old page's freshUntil the refreshed page is still fresh.
+    clock.advance(Duration.ofSeconds(1));
+    HttpResponse<byte[]> after = site.get("/early");
+    assertEquals("HIT", xcache(after));
+    assertEquals("call 2", Http.text(after));
+    assertEquals(2, h.calls.get());
   }
 
   @Test
@@ -205,7 +309,25 @@ class FreshnessFlowTest {
     h.status.set(503);
     HttpResponse<byte[]> r = site.get("/flaky");
     assertEquals(200, r.statusCode());
+    assertEquals("STALE", xcache(r));
+    String status = r.headers().firstValue("Cache-Status").orElse("");
+    assertTrue(status.contains("stale-if-error") && status.contains("fwd-status=503"), status);
     assertEquals(original, Http.text(r));
+    assertEquals(2, h.calls.get(), "the rebuild ran the handler");
+    String lock = site.cache.lock.key(site.pageKey("flaky", "/flaky", null));
+    assertNull(memcached.text(0).getBytes(lock), "lock released");
+
+    // The 503 was not stored, so the next request tries the build again: still failing, still stale...
+    HttpResponse<byte[]> again = site.get("/flaky");
+    assertEquals("STALE", xcache(again));
+    assertEquals(original, Http.text(again));
+    assertEquals(3, h.calls.get(), "retried, not locked out until lock.ttl");
+    // ...and once the handler recovers, the retry replaces the old page.
+    h.status.set(200);
+    HttpResponse<byte[]> rebuilt = site.get("/flaky");
+    assertEquals("MISS", xcache(rebuilt));
+    assertTrue(Http.text(rebuilt).contains("call 4"), Http.text(rebuilt));
+    assertEquals("HIT", xcache(site.get("/flaky")));
   }
 
   @Test

@@ -30,7 +30,19 @@ public final class TagVersions {
   private final Map<String, Cached> cache = new ConcurrentHashMap<>();
   private static final int MAX_CACHED = 100_000;
 
-  private record Cached(long version, long readAtMillis) {}
+  /** A version as this JVM knows it; {@code firstSeenMillis}: when this JVM first saw that version. */
+  private record Cached(long version, long readAtMillis, long firstSeenMillis) {}
+
+  /**
+   * Tag versions come from the invalidating JVM's clock, build starts from the building JVM's. A
+   * version this JVM first saw only after a build started is compared with the build start less
+   * this margin: were the invalidating clock behind by up to the margin, an edit made during the
+   * build would otherwise read as older than the build, and a page built from the data before the
+   * edit would stay FRESH for its whole TTL. The margin costs at most one extra rebuild: by the
+   * next build this JVM has seen the version, and a version seen before a build started is
+   * recorded as it is.
+   */
+  public static final long CLOCK_SKEW_MARGIN_MILLIS = 1000;
 
   public TagVersions(Store store, Namespace namespace, Clock clock, long cacheMillis) {
     this.store = store;
@@ -45,16 +57,25 @@ public final class TagVersions {
   }
 
   /**
-   * The versions a page whose build started at {@code buildStart} records. A version newer than
-   * the start means an invalidation raced the build, so the start is recorded instead and the
-   * page stays STALE (its data may predate the invalidation). A version this call created for a
-   * tag that had none is no invalidation and is recorded as it is.
+   * The versions a page whose build started at {@code buildStart} records. A version this JVM
+   * had already seen when the build started is recorded as it is: the invalidation preceded the
+   * build. One first seen later may be an invalidation that raced the build, so at most the build
+   * start less {@link #CLOCK_SKEW_MARGIN_MILLIS} is recorded and the page stays STALE (its data
+   * may predate the invalidation). A version this call created for a tag that had none is no
+   * invalidation and is recorded as it is.
    */
   public Map<String, Long> forBuild(Collection<String> tags, long buildStart) {
     Set<String> created = new HashSet<>();
     Map<String, Long> versions = read(tags, created);
-    versions.replaceAll((tag, v) -> created.contains(tag) ? v : Math.min(v, buildStart));
+    long unsure = buildStart - CLOCK_SKEW_MARGIN_MILLIS;
+    versions.replaceAll((tag, v) -> created.contains(tag) || seenBy(tag, v, buildStart) ? v : Math.min(v, unsure));
     return versions;
+  }
+
+  /** Whether this JVM had seen {@code version} of the tag by {@code millis}, by its own clock. */
+  private boolean seenBy(String tag, long version, long millis) {
+    Cached c = cache.get(tag);
+    return c != null && c.version == version && c.firstSeenMillis <= millis;
   }
 
   private Map<String, Long> read(Collection<String> tags, Set<String> created) {
@@ -77,6 +98,7 @@ public final class TagVersions {
       keys.put(namespace.tag(tag), tag);
     }
     Map<String, byte[]> found = store.getMulti(keys.keySet());
+    Map<String, Long> fetched = new HashMap<>();
     for (Map.Entry<String, String> e : keys.entrySet()) {
       String tag = e.getValue();
       long version = Versions.parse(found.get(e.getKey()));
@@ -86,16 +108,20 @@ public final class TagVersions {
           created.add(tag);
         }
       }
-      remember(tag, version, now);
-      versions.put(tag, version);
+      fetched.put(tag, version);
     }
+    // Seen once memcached has answered: a version seen at this time was written before it.
+    long seenAt = clock.millis();
+    fetched.forEach((tag, version) -> remember(tag, version, now, seenAt));
+    versions.putAll(fetched);
     return versions;
   }
 
   /** Raises the tag's version: every page carrying it is STALE from now on. */
   public long invalidate(String tag) {
     long version = Versions.raise(store, namespace.tag(tag), clock, 0);
-    remember(tag, version, clock.millis());
+    long now = clock.millis();
+    remember(tag, version, now, now);
     return version;
   }
 
@@ -107,11 +133,17 @@ public final class TagVersions {
     return theirs == 0 ? now : theirs;
   }
 
-  private void remember(String tag, long version, long now) {
+  private void remember(String tag, long version, long readAt, long seenAt) {
     if (cache.size() > MAX_CACHED) {
       cache.clear();
     }
-    cache.merge(tag, new Cached(version, now),
-        (old, fresh) -> new Cached(Math.max(old.version, fresh.version), fresh.readAtMillis));
+    cache.merge(tag, new Cached(version, readAt, seenAt), (old, fresh) -> {
+      if (fresh.version > old.version) {
+        return fresh;
+      }
+      long firstSeen = fresh.version == old.version ? Math.min(old.firstSeenMillis, fresh.firstSeenMillis)
+          : old.firstSeenMillis;
+      return new Cached(old.version, fresh.readAtMillis, firstSeen);
+    });
   }
 }

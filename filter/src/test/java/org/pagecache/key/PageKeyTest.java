@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.pagecache.store.Keys;
 
@@ -52,13 +55,68 @@ class PageKeyTest {
     assertTrue(Keys.isValid(ns.lock(k)));
   }
 
+  /** The key with its kind letter ({@code pc1:X:...}) blanked: what is left when kinds are ignored. */
+  private static String withoutKind(String key) {
+    assertEquals(':', key.charAt(3), key);
+    assertEquals(':', key.charAt(5), key);
+    return key.substring(0, 4) + "_" + key.substring(5);
+  }
+
   @Test
   void keyKindsNeverCollide() {
-    assertNotEquals(ns.token("a"), ns.tag("a"));
-    assertNotEquals(ns.views("a"), ns.tag("a"));
-    assertNotEquals(KeyParts.part("h.abc"), KeyParts.part("abc" + "\u00e9"));
+    String canonical = PageKey.canonical("http", "example.com", 80, "/a", null, List.of());
+    String page = ns.page("article", canonical);
+    // Names crafted so that every kind's key reads like the page key apart from the kind letter.
+    String lookAlike = "article:" + KeyParts.hashed(canonical);
+    String token = ns.token(lookAlike);
+    String tag = ns.tag(lookAlike);
+    String views = ns.views(lookAlike);
+    for (String other : List.of(token, tag, views)) {
+      assertEquals(withoutKind(page), withoutKind(other), "the crafted input is as close as it gets");
+    }
+    // A page key long enough to be hashed by every kind: lock, token, tag, views and visitor keys
+    // of it are the same hash, apart from the kind letter.
+    String longPage = ns.page("h".repeat(40), canonical);
+    List<String> ofLongPage = List.of(ns.lock(longPage), ns.token(longPage), ns.tag(longPage),
+        ns.views(longPage), ns.visitor(longPage));
+    for (String other : ofLongPage) {
+      assertEquals(withoutKind(ns.lock(longPage)), withoutKind(other), "the crafted input is as close as it gets");
+    }
+    List<String> keys = new ArrayList<>(List.of(page, token, tag, views, longPage, ns.lock(page), ns.onlineBucket(1)));
+    keys.addAll(ofLongPage);
+    Set<String> distinct = new HashSet<>(keys);
+    assertEquals(keys.size(), distinct.size(), "every kind of key is distinct: " + keys);
+
+    // Readable text that spells another text's hash form stays apart from it.
+    String unreadable = "abc \u00e9";
+    assertEquals(KeyParts.hashed(unreadable), KeyParts.part(unreadable));
+    assertNotEquals(KeyParts.part(unreadable), KeyParts.part(KeyParts.hashed(unreadable)));
     assertTrue(KeyParts.part("plain-name").startsWith("r."));
     assertTrue(KeyParts.part("with space").startsWith("h."));
+  }
+
+  @Test
+  void noUrlOrHandlerNameMakesAPageKeyEqualToALockOrTokenKey() {
+    String target = ns.page("article", PageKey.canonical("http", "example.com", 80, "/a", null, List.of()));
+    String lock = ns.lock(target);
+    String token = ns.token("article");
+    // Handler names and URLs that carry the lock and token prefixes, or whole lock and token keys.
+    List<String> handlers = List.of("article", lock, token, lock.substring(6), token.substring(6), "pc1:l:", "pc1:t:");
+    Set<String> pages = new HashSet<>();
+    Set<String> locksAndTokens = new HashSet<>(List.of(lock, token));
+    for (String handler : handlers) {
+      locksAndTokens.add(ns.token(handler));
+      for (String path : List.of("/" + lock, "/" + token, "/pc1:l:", "/pc1:t:article", "/a")) {
+        pages.add(ns.page(handler, PageKey.canonical("http", "example.com", 80, path, null, List.of())));
+        pages.add(ns.page(handler, PageKey.canonical("http", "example.com", 80, path, "k=" + lock + "&t=" + token,
+            List.of())));
+      }
+    }
+    pages.forEach(p -> locksAndTokens.add(ns.lock(p)));
+    assertEquals(handlers.size() * 5 * 2, pages.size(), "every handler and URL is its own page");
+    Set<String> both = new HashSet<>(pages);
+    both.retainAll(locksAndTokens);
+    assertTrue(both.isEmpty(), "page keys equal to lock or token keys: " + both);
   }
 
   @Test

@@ -14,6 +14,7 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * A real embedded Jetty 12 (ee10) on a free loopback port, for tests that go through real HTTP.
@@ -28,6 +29,16 @@ import org.eclipse.jetty.server.ServerConnector;
  * </pre>
  */
 public final class JettyServer implements AutoCloseable {
+  /**
+   * Threads and accept backlog for stampede tests, which hold 200 requests in the server at once.
+   * Jetty's default of 200 threads is shared with the acceptor, the selector and reserved threads,
+   * so it serves fewer than 200 requests concurrently; the JDK's default backlog of 50 would make
+   * the kernel drop SYNs of a burst of 200 connects (retried only after a second). Threads are
+   * started on demand, so ordinary tests pay nothing for the higher limit.
+   */
+  static final int MAX_THREADS = 256;
+  static final int ACCEPT_QUEUE = 256;
+
   private final Server server;
   private final ServletContextHandler context;
   private final int port;
@@ -43,7 +54,9 @@ public final class JettyServer implements AutoCloseable {
   }
 
   public static JettyServer start(String contextPath, Consumer<ServletContextHandler> setup) {
-    Server server = new Server();
+    QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS);
+    threads.setName("jetty-test");
+    Server server = new Server(threads);
     // Permissive on purpose: hostile URLs (control characters, 10 000-character queries) must reach
     // the filter under test instead of being refused by Jetty's own defaults first.
     HttpConfiguration http = new HttpConfiguration();
@@ -52,6 +65,7 @@ public final class JettyServer implements AutoCloseable {
     ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
     connector.setHost("127.0.0.1");
     connector.setPort(0);
+    connector.setAcceptQueueSize(ACCEPT_QUEUE);
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.SESSIONS);
     context.setContextPath(contextPath);
