@@ -13,19 +13,14 @@ import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.admin.HandlerStats;
+import org.pagecache.testing.Concurrently;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
 import org.pagecache.testing.MutableClock;
@@ -519,35 +514,10 @@ class PageCacheFilterTest {
     // Now many at once: every one bypasses at once, none takes the lock or waits for it.
     HandlerStats stats = site.cache.stats().handler("cookie");
     long waitsBefore = stats.lockWaits.sum();
-    List<HttpResponse<byte[]>> burst = concurrently(20, () -> site.get("/cookie"));
+    List<HttpResponse<byte[]>> burst = Concurrently.run(20, Duration.ofSeconds(30), i -> site.get("/cookie"));
     burst.forEach(r -> assertEquals("BYPASS", xcache(r)));
     assertEquals(waitsBefore, stats.lockWaits.sum(), "nobody waited on a lock");
     assertTrue(stats.trace().endsWith("B".repeat(21)), "no lock taken after the marker: " + stats.trace());
-  }
-
-  /** Runs {@code n} calls at once (released together) and returns their results. */
-  private static <T> List<T> concurrently(int n, Callable<T> call) {
-    ExecutorService pool = Executors.newFixedThreadPool(n);
-    try {
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<T>> futures = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        futures.add(pool.submit(() -> {
-          start.await();
-          return call.call();
-        }));
-      }
-      start.countDown();
-      List<T> results = new ArrayList<>();
-      for (Future<T> f : futures) {
-        results.add(f.get(30, TimeUnit.SECONDS));
-      }
-      return results;
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    } finally {
-      pool.shutdownNow();
-    }
   }
 
   // ---- memcached failures ----

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.pagecache.store.Store;
+import org.pagecache.testing.Concurrently;
 
 /** The view counter's behaviour, for every backend. */
 abstract class ViewCounterContract extends CountersFixture {
@@ -39,27 +40,13 @@ abstract class ViewCounterContract extends CountersFixture {
     List<Counters> frontends = List.of(frontend(b -> b.source(source)), frontend(b -> b.source(source)));
     int threads = 50;
     int viewsPerThread = 20;
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    CountDownLatch start = new CountDownLatch(1);
-    try {
-      List<Future<?>> done = new java.util.ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        Counters frontend = frontends.get(t % 2);
-        done.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < viewsPerThread; i++) {
-            frontend.viewed("article:42");
-          }
-          return null;
-        }));
+    Concurrently.run(threads, LIMIT, t -> {
+      Counters frontend = frontends.get(t % 2);
+      for (int i = 0; i < viewsPerThread; i++) {
+        frontend.viewed("article:42");
       }
-      start.countDown();
-      for (Future<?> f : done) {
-        f.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+      return null;
+    });
 
     assertEquals(1500, frontends.get(0).views("article:42"));
     assertEquals(1500, frontends.get(1).views("article:42"));
@@ -187,26 +174,12 @@ abstract class ViewCounterContract extends CountersFixture {
     Counters counters = frontend(store, b -> b.source(key -> 0));
     int threads = 8;
     int viewsPerThread = 200;
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    CountDownLatch start = new CountDownLatch(1);
-    try {
-      List<Future<?>> done = new java.util.ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        done.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < viewsPerThread; i++) {
-            counters.viewed("article:8");
-          }
-          return null;
-        }));
+    Concurrently.run(threads, LIMIT, t -> {
+      for (int i = 0; i < viewsPerThread; i++) {
+        counters.viewed("article:8");
       }
-      start.countDown();
-      for (Future<?> f : done) {
-        f.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+      return null;
+    });
     store.delete(namespace.views("article:8"));
 
     // Threads record their incr results out of order; the last seen count must not go back.
