@@ -2,11 +2,17 @@ package org.pagecache.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.pagecache.store.CachedPage.Header;
 import org.pagecache.store.CachedPage.TagVersion;
@@ -15,10 +21,24 @@ class PageCodecTest {
   private final PageCodec codec = new PageCodec();
 
   static CachedPage sample() {
+    return sample("<html>héllo</html>".getBytes(StandardCharsets.UTF_8), false);
+  }
+
+  static CachedPage sample(byte[] body, boolean gzipped) {
     return new CachedPage(200, List.of(new Header("Content-Type", "text/html;charset=UTF-8"), new Header("X-A", "b")),
-        "<html>héllo</html>".getBytes(StandardCharsets.UTF_8), false, "etag123", 10, 20, 3, 4,
+        body, gzipped, "etag123", 10, 20, 3, 4,
         List.of(new TagVersion("article:1", 99)), List.of("article:1"), true,
         List.of(new Header("accept-language", "de")), null);
+  }
+
+  private static byte[] gzip(byte[] bytes) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+      gz.write(bytes);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
   }
 
   @Test
@@ -28,6 +48,7 @@ class PageCodecTest {
     assertEquals(p.status(), back.status());
     assertEquals(p.headers(), back.headers());
     assertArrayEquals(p.body(), back.body());
+    assertEquals(p.gzipped(), back.gzipped());
     assertEquals(p.etag(), back.etag());
     assertEquals(p.builtAtMillis(), back.builtAtMillis());
     assertEquals(p.freshUntilMillis(), back.freshUntilMillis());
@@ -39,6 +60,17 @@ class PageCodecTest {
     assertEquals(p.vary(), back.vary());
     assertNull(back.uncacheableReason());
     assertEquals("set-cookie", codec.decode("k", codec.encode(CachedPage.uncacheable("set-cookie", 1, 2))).uncacheableReason());
+  }
+
+  @Test
+  void roundTripsTheGzippedFlagBothWays() {
+    byte[] html = "<html>héllo</html>".getBytes(StandardCharsets.UTF_8);
+    CachedPage gzipped = codec.decode("k", codec.encode(sample(gzip(html), true)));
+    assertTrue(gzipped.gzipped(), "a gzip body stays marked gzip, or it would be sent as identity");
+    assertArrayEquals(gzip(html), gzipped.body());
+    CachedPage identity = codec.decode("k", codec.encode(sample(html, false)));
+    assertFalse(identity.gzipped(), "an identity body stays identity, or it would be sent as gzip");
+    assertArrayEquals(html, identity.body());
   }
 
   @Test
