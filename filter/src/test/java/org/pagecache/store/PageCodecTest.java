@@ -10,12 +10,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.pagecache.store.CachedPage.Header;
 import org.pagecache.store.CachedPage.TagVersion;
+import org.pagecache.testing.MutableClock;
 
 class PageCodecTest {
   private final PageCodec codec = new PageCodec();
@@ -71,6 +73,31 @@ class PageCodecTest {
     CachedPage identity = codec.decode("k", codec.encode(sample(html, false)));
     assertFalse(identity.gzipped(), "an identity body stays identity, or it would be sent as gzip");
     assertArrayEquals(html, identity.body());
+  }
+
+  @Test
+  void garbageIsLoggedOncePerKeyPerMinute() {
+    MutableClock clock = new MutableClock();
+    PageCodec timed = new PageCodec(clock);
+    byte[] garbage = "hello".getBytes(StandardCharsets.US_ASCII);
+    for (int i = 0; i < 5; i++) {
+      assertNull(timed.decode("a", garbage));
+    }
+    assertEquals(1, timed.warningsLogged(), "the same garbage under one key, read again and again: one line");
+    assertNull(timed.decode("b", new byte[] {PageCodec.FORMAT_VERSION, 1, 2}));
+    assertEquals(2, timed.warningsLogged(), "another key gets its own line");
+
+    clock.advance(Duration.ofSeconds(60).minusMillis(1));
+    timed.decode("a", garbage);
+    timed.decode("b", garbage);
+    assertEquals(2, timed.warningsLogged(), "nothing more within the minute");
+
+    clock.advance(Duration.ofMillis(1));
+    timed.decode("a", garbage);
+    timed.decode("a", garbage);
+    assertEquals(3, timed.warningsLogged(), "a minute on, the key is logged again, once");
+    timed.decode("b", garbage);
+    assertEquals(4, timed.warningsLogged());
   }
 
   @Test
