@@ -10,6 +10,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.junit.jupiter.api.Test;
 import org.pagecache.store.LocalStore;
@@ -30,16 +32,23 @@ class PageCacheConfigTest {
   }
 
   @Test
-  void everyBadValueIsReportedWithItsName() {
+  void everyBadValueIsReportedWithItsNameAndWhatIsAccepted() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> config(
         Map.of("ttl", "soon", "memcached.protocol", "udp", "max.entry.size", "5m", "header", "X Cache",
             "policies", "article: ttl=5m, colour=blue"), Map.of(), Map.of()));
-    String m = e.getMessage();
-    assertTrue(m.contains("ttl: 'soon' is not a duration"), m);
-    assertTrue(m.contains("memcached.protocol: 'udp'"), m);
-    assertTrue(m.contains("max.entry.size: '5m'"), m);
-    assertTrue(m.contains("header: 'X Cache'"), m);
-    assertTrue(m.contains("policies[article].colour: unknown key"), m);
+    // One line per bad value: its name, the value, what is wrong and what is accepted instead.
+    Map<String, String> lines = new TreeMap<>();
+    e.getMessage().lines().skip(1).map(String::trim).forEach(l -> lines.put(l.substring(0, l.indexOf(": ")), l));
+    assertEquals(Set.of("ttl", "memcached.protocol", "max.entry.size", "header", "policies[article].colour"),
+        lines.keySet(), e.getMessage());
+    assertEquals("ttl: 'soon' is not a duration; use a number with ms, s, m, h or d, e.g. 500ms, 30s, 5m, 1h",
+        lines.get("ttl"));
+    assertEquals("memcached.protocol: 'udp' is not a protocol; use text or binary", lines.get("memcached.protocol"));
+    assertEquals("max.entry.size: '5m' must be from 1k to 1047552 bytes (memcached's item limit is 1 MiB including the key)",
+        lines.get("max.entry.size"));
+    assertEquals("header: 'X Cache' is not a header name; use e.g. X-Cache, or none to turn it off", lines.get("header"));
+    assertEquals("policies[article].colour: unknown key 'colour'; keys: ttl, grace, vary, statuses, paths,"
+        + " cache-control, ttl-max, authorized, sessions, early-refresh, enabled", lines.get("policies[article].colour"));
   }
 
   @Test

@@ -6,10 +6,12 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.Pool;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,23 @@ public final class PageCodec {
     }
   };
   private final Map<String, Long> lastLogged = new ConcurrentHashMap<>();
+  private final Clock clock;
+  /** Warnings logged so far: lets tests check the rate limit without capturing log output. */
+  private final LongAdder warnings = new LongAdder();
+
+  public PageCodec() {
+    this(Clock.systemUTC());
+  }
+
+  /** With the clock that times the log rate limit (tests move it by hand). */
+  PageCodec(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** How many undecodable-entry warnings were logged (for tests of the once-per-key-per-minute limit). */
+  long warningsLogged() {
+    return warnings.sum();
+  }
 
   public byte[] encode(CachedPage page) {
     Kryo kryo = kryos.obtain();
@@ -82,7 +101,7 @@ public final class PageCodec {
   }
 
   private void undecodable(String key, String why) {
-    long now = System.currentTimeMillis();
+    long now = clock.millis();
     Long last = lastLogged.get(key);
     if (last != null && now - last < LOG_INTERVAL_MILLIS) {
       return;
@@ -91,6 +110,7 @@ public final class PageCodec {
       lastLogged.clear();
     }
     lastLogged.put(key, now);
+    warnings.increment();
     log.warn("pagecache: undecodable entry under {} ({}): treated as a miss, will be rebuilt", key, why);
   }
 

@@ -2,23 +2,45 @@ package org.pagecache.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.pagecache.store.CachedPage.Header;
 import org.pagecache.store.CachedPage.TagVersion;
+import org.pagecache.testing.MutableClock;
 
 class PageCodecTest {
   private final PageCodec codec = new PageCodec();
 
   static CachedPage sample() {
+    return sample("<html>héllo</html>".getBytes(StandardCharsets.UTF_8), false);
+  }
+
+  static CachedPage sample(byte[] body, boolean gzipped) {
     return new CachedPage(200, List.of(new Header("Content-Type", "text/html;charset=UTF-8"), new Header("X-A", "b")),
-        "<html>héllo</html>".getBytes(StandardCharsets.UTF_8), false, "etag123", 10, 20, 3, 4,
+        body, gzipped, "etag123", 10, 20, 3, 4,
         List.of(new TagVersion("article:1", 99)), List.of("article:1"), true,
         List.of(new Header("accept-language", "de")), null);
+  }
+
+  private static byte[] gzip(byte[] bytes) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+      gz.write(bytes);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
   }
 
   @Test
@@ -28,6 +50,7 @@ class PageCodecTest {
     assertEquals(p.status(), back.status());
     assertEquals(p.headers(), back.headers());
     assertArrayEquals(p.body(), back.body());
+    assertEquals(p.gzipped(), back.gzipped());
     assertEquals(p.etag(), back.etag());
     assertEquals(p.builtAtMillis(), back.builtAtMillis());
     assertEquals(p.freshUntilMillis(), back.freshUntilMillis());
@@ -39,6 +62,42 @@ class PageCodecTest {
     assertEquals(p.vary(), back.vary());
     assertNull(back.uncacheableReason());
     assertEquals("set-cookie", codec.decode("k", codec.encode(CachedPage.uncacheable("set-cookie", 1, 2))).uncacheableReason());
+  }
+
+  @Test
+  void roundTripsTheGzippedFlagBothWays() {
+    byte[] html = "<html>héllo</html>".getBytes(StandardCharsets.UTF_8);
+    CachedPage gzipped = codec.decode("k", codec.encode(sample(gzip(html), true)));
+    assertTrue(gzipped.gzipped(), "a gzip body stays marked gzip, or it would be sent as identity");
+    assertArrayEquals(gzip(html), gzipped.body());
+    CachedPage identity = codec.decode("k", codec.encode(sample(html, false)));
+    assertFalse(identity.gzipped(), "an identity body stays identity, or it would be sent as gzip");
+    assertArrayEquals(html, identity.body());
+  }
+
+  @Test
+  void garbageIsLoggedOncePerKeyPerMinute() {
+    MutableClock clock = new MutableClock();
+    PageCodec timed = new PageCodec(clock);
+    byte[] garbage = "hello".getBytes(StandardCharsets.US_ASCII);
+    for (int i = 0; i < 5; i++) {
+      assertNull(timed.decode("a", garbage));
+    }
+    assertEquals(1, timed.warningsLogged(), "the same garbage under one key, read again and again: one line");
+    assertNull(timed.decode("b", new byte[] {PageCodec.FORMAT_VERSION, 1, 2}));
+    assertEquals(2, timed.warningsLogged(), "another key gets its own line");
+
+    clock.advance(Duration.ofSeconds(60).minusMillis(1));
+    timed.decode("a", garbage);
+    timed.decode("b", garbage);
+    assertEquals(2, timed.warningsLogged(), "nothing more within the minute");
+
+    clock.advance(Duration.ofMillis(1));
+    timed.decode("a", garbage);
+    timed.decode("a", garbage);
+    assertEquals(3, timed.warningsLogged(), "a minute on, the key is logged again, once");
+    timed.decode("b", garbage);
+    assertEquals(4, timed.warningsLogged());
   }
 
   @Test
