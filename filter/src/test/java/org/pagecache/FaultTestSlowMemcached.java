@@ -14,8 +14,8 @@ import org.pagecache.testing.Eventually;
 import org.pagecache.testing.MemcachedExtension;
 
 /**
- * Fault: memcached answers, but later than the op timeout (a proxy holds every reply 1 s; the op
- * timeout is 400 ms). Every request must still get its 200 after paying the op timeout at most
+ * Fault: memcached answers, but later than the op timeout (a proxy holds every reply 1.5 s; the op
+ * timeout is 600 ms). Every request must still get its 200 after paying the op timeout at most
  * once: the lookups that time out open the circuit and the others skip memcached. The bound
  * ({@link #BOUND_MILLIS}, reasoned out there) catches a request that pays the op timeout twice.
  */
@@ -24,8 +24,8 @@ class FaultTestSlowMemcached {
   static MemcachedExtension memcached = MemcachedExtension.nodes(1);
 
   private static final int PAGES = 10;
-  private static final Duration OP_TIMEOUT = Duration.ofMillis(400);
-  private static final Duration REPLY_DELAY = Duration.ofSeconds(1);
+  private static final Duration OP_TIMEOUT = Duration.ofMillis(600);
+  private static final Duration REPLY_DELAY = Duration.ofMillis(1500);
   private static final long HANDLER_MILLIS = 20;
 
   /**
@@ -39,14 +39,14 @@ class FaultTestSlowMemcached {
    *       within the first round of timed-out lookups): no memcached wait at all, just the handler.
    *   <li>the single probe per retry.interval (1 s): one op timeout again, then the handler.
    * </ul>
-   * So a correct request pays the op timeout at most once: about 400 + 20 ms. A request that paid
+   * So a correct request pays the op timeout at most once: about 600 + 20 ms. A request that paid
    * it on every one of its memcached calls pays it at least twice on any other path (a build is
    * lookup, lock, second lookup, store, unlock: 5 calls; waiting for a builder is lookup, lock and
    * polls), and a timed-out call lasts at least the op timeout, so such a request takes at least
-   * 2 x 400 + 20 = 820 ms. The bound is two op timeouts, 800 ms: any request paying a second op
-   * timeout fails the test, and a correct one keeps about 380 ms of slack for a loaded 2-core CI
+   * 2 x 600 + 20 = 1220 ms. The bound is two op timeouts, 1200 ms: any request paying a second op
+   * timeout fails the test, and a correct one keeps about 580 ms of slack for a loaded 2-core CI
    * machine (here the slowest answer runs some 20 to 40 ms over op timeout + handler). The op
-   * timeout is 400 ms rather than the 200 ms default only to widen that slack; the bound scales with
+   * timeout is 600 ms rather than the 200 ms default only to widen that slack; the bound scales with
    * it, and the reply delay only has to exceed it.
    */
   private static final long BOUND_MILLIS = 2 * OP_TIMEOUT.toMillis();
