@@ -409,10 +409,7 @@ class FreshnessFlowTest {
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
       Future<HttpResponse<byte[]>> rebuild = pool.submit(() -> site.get("/racy"));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (h.calls.get() < 2 && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
+      Eventually.assertWithin(Duration.ofSeconds(10), "the rebuild started", () -> h.calls.get() == 2);
       clock.advance(Duration.ofMillis(10));
       site.cache.invalidateTag("racy"); // the editor saves while the page is being built
       gate.countDown();

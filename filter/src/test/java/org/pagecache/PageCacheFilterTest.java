@@ -419,6 +419,19 @@ class PageCacheFilterTest {
   }
 
   @Test
+  void theTagsHeaderNeverReachesTheClientOfAPageTooLargeToCache() {
+    site().handler("bigTagged", SiteServlets.of((req, res, call) -> {
+      res.setHeader("X-Cache-Tags", "before:overflow");
+      res.setContentType("application/octet-stream");
+      res.getOutputStream().write(new byte[2 * 1024 * 1024]); // outgrows max.entry.size: passes through
+    }), "/big-tagged").start();
+    HttpResponse<byte[]> r = site.get("/big-tagged");
+    assertEquals(200, r.statusCode());
+    assertEquals(2 * 1024 * 1024, r.body().length);
+    assertFalse(r.headers().firstValue("X-Cache-Tags").isPresent(), "tag header stripped on pass-through");
+  }
+
+  @Test
   void flushingABodyThatFitsStillCachesIt() {
     site().handler("flushy", SiteServlets.bytes(20_000), "/flushy").start();
     HttpResponse<byte[]> first = site.get("/flushy");

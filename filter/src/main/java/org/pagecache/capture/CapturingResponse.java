@@ -144,7 +144,9 @@ public final class CapturingResponse extends HttpServletResponseWrapper {
   @Override
   public void setHeader(String name, String value) {
     if (passThrough) {
-      super.setHeader(name, value);
+      if (!PageBuilder.TAGS_HEADER.equalsIgnoreCase(name)) {
+        super.setHeader(name, value);
+      }
       return;
     }
     if (committed || name == null || special(name, value, true)) {
@@ -159,7 +161,9 @@ public final class CapturingResponse extends HttpServletResponseWrapper {
   @Override
   public void addHeader(String name, String value) {
     if (passThrough) {
-      super.addHeader(name, value);
+      if (!PageBuilder.TAGS_HEADER.equalsIgnoreCase(name)) {
+        super.addHeader(name, value);
+      }
       return;
     }
     if (committed || name == null || value == null || special(name, value, false)) {
@@ -470,7 +474,9 @@ public final class CapturingResponse extends HttpServletResponseWrapper {
   private void replayHead(HttpServletResponse target) {
     target.setStatus(status);
     for (Header h : headers) {
-      target.addHeader(h.name(), h.value());
+      if (!h.name().equalsIgnoreCase(PageBuilder.TAGS_HEADER)) { // cache-internal, like on a hit
+        target.addHeader(h.name(), h.value());
+      }
     }
     cookies.forEach(target::addCookie);
     if (mimeType != null) {

@@ -50,10 +50,13 @@ public final class PageBuilder {
         ctx.placeholders, ctx.vary, null);
   }
 
+  /** Response header in which a handler may declare the page's tags; never sent to the client. */
+  static final String TAGS_HEADER = "X-Cache-Tags";
+
   /** The tags a handler declared in an {@code X-Cache-Tags} response header (comma or space separated). */
   public static List<String> headerTags(Captured c) {
     List<String> tags = new ArrayList<>();
-    for (String v : c.headerValues("X-Cache-Tags")) {
+    for (String v : c.headerValues(TAGS_HEADER)) {
       for (String t : v.split("[,\\s]+")) {
         if (!t.isEmpty()) {
           tags.add(t);

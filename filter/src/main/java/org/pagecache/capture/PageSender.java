@@ -119,7 +119,7 @@ public final class PageSender {
     for (Header h : c.headers()) {
       if (h.name().equalsIgnoreCase("Content-Type")) {
         res.setContentType(h.value());
-      } else if (!h.name().equalsIgnoreCase("X-Cache-Tags")) {
+      } else if (!h.name().equalsIgnoreCase(PageBuilder.TAGS_HEADER)) {
         res.addHeader(h.name(), h.value());
       }
     }
