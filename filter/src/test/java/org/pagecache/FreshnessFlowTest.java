@@ -98,6 +98,18 @@ class FreshnessFlowTest {
   }
 
   @Test
+  void memcachedKeepsAPageForTtlPlusGraceAndTheTokenOutlivesIt() {
+    site().set("policies", "soft: ttl=30s, grace=5m").handler("soft", SiteServlets.page(), "/soft").start();
+    site.get("/soft");
+    Long left = memcached.text(0).secondsToLive(site.pageKey("soft", "/soft", null));
+    assertNotNull(left, "the page is stored");
+    assertTrue(left > 320 && left <= 330, "memcached's expiry is ttl + grace = 330 s, not the ttl; was " + left);
+    site.cache.refreshHandler("soft");
+    assertEquals(-1L, memcached.text(0).secondsToLive(site.cache.config.namespace.token("soft")),
+        "the token never expires, so no entry can outlive the token that condemns it");
+  }
+
+  @Test
   void refreshOfAnUnknownHandlerIsHarmlessAndSaysSo() {
     site().handler("a", SiteServlets.page(), "/a/*").start();
     PageCache.Refresh r = site.cache.refreshHandler("never-seen");

@@ -98,6 +98,23 @@ public final class MemcachedText {
     });
   }
 
+  /**
+   * Seconds the item has left before memcached expires it (meta get's {@code t} flag): -1 for an
+   * item without expiry, null when the key is missing.
+   */
+  public Long secondsToLive(String key) {
+    return exchange("mg " + key + " t", null, conversation -> {
+      String line = conversation.line();
+      if (line.equals("EN")) {
+        return null;
+      }
+      if (!line.startsWith("HD t")) {
+        throw new IOException("unexpected reply to mg: " + line);
+      }
+      return Long.parseLong(line.substring("HD t".length()).trim());
+    });
+  }
+
   /** True when the key existed. */
   public boolean delete(String key) {
     return exchange("delete " + key, null, conversation -> {
