@@ -396,6 +396,37 @@ class FreshnessFlowTest {
   }
 
   @Test
+  void aCmsProcessWithoutAnyServletRefreshesInvalidatesAndEvictsTheSitesPages() {
+    SiteServlets.Handler tagged = SiteServlets.of((req, res, call) -> {
+      PageCache.tag(req, "article:7");
+      res.getWriter().print("b call " + call);
+    });
+    site().handler("a", SiteServlets.page(), "/a/*").handler("b", tagged, "/b/*")
+        .handler("c", SiteServlets.page(), "/c/*").start();
+    for (String path : List.of("/a/1", "/b/1", "/c/1")) {
+      site.get(path);
+    }
+    PageCacheConfig cmsConfig = PageCacheConfig.builder().ignoreEnvironment().clock(clock)
+        .set("memcached.servers", memcached.servers())
+        .set("namespace", site.params.get("namespace"))
+        .set("policies", "c: paths=/c/*") // no servlet here: evict maps URLs to handlers by policy
+        .build();
+    try (PageCache cms = PageCache.start(cmsConfig)) {
+      clock.advance(Duration.ofMillis(5));
+      assertFalse(cms.refreshHandler("a", "cms").known(), "this process has never seen handler a");
+      cms.invalidateTag("article:7");
+      PageCache.Eviction evicted = cms.evict(site.uri("/c/1").toString());
+      assertEquals("c", evicted.handler());
+      assertTrue(evicted.existed());
+    }
+    clock.advance(Duration.ofMillis(1005)); // the site's JVM caches tag versions for tag.cache (1s)
+    assertEquals("MISS", xcache(site.get("/a/1")), "refreshed from the CMS process");
+    assertEquals("MISS", xcache(site.get("/b/1")), "its tag invalidated from the CMS process");
+    assertEquals("MISS", xcache(site.get("/c/1")), "evicted from the CMS process");
+    assertEquals(List.of(2, 2, 2), List.of(site.calls("a"), site.calls("b"), site.calls("c")));
+  }
+
+  @Test
   void aPageWithABrandNewTagIsAHitOnItsSecondRequest() {
     site().handler("tagged", SiteServlets.of((req, res, call) -> {
       PageCache.tag(req, "brand-new-tag");
