@@ -50,16 +50,19 @@ class FaultTestOneNodeOfThreeStops {
     paths.forEach(site::get);
     assertEquals(PAGES, handler.calls.get(), "every page built once");
     long onStoppedNode = memcached.text(1).statLong("curr_items");
+    long pagesOnStoppedNode = paths.stream()
+        .filter(path -> memcached.text(1).getBytes(site.pageKey("page", path, null)) != null).count();
+    assertTrue(pagesOnStoppedNode > 0 && pagesOnStoppedNode < PAGES, "Ketama spread the pages: " + pagesOnStoppedNode);
 
     SiteLoad.Tally atStop;
     SiteLoad.Tally underLoad;
-    int callsAtStop;
     try (SiteLoad load = SiteLoad.start(site, 4, paths, Duration.ofSeconds(30))) {
       Eventually.assertWithin(Duration.ofSeconds(10), "a full pass of hits before the stop",
           () -> load.tally().hits() >= PAGES);
 
-      memcached.node(1).stop(); // returns once the port refuses connections: count from there
-      callsAtStop = handler.calls.get();
+      SiteLoad.Tally beforeStop = load.tally();
+      assertEquals(beforeStop.requests(), label(beforeStop, "HIT"), "all hits before the stop: " + beforeStop);
+      memcached.node(1).stop(); // returns once the port refuses connections
       atStop = load.tally();
       Eventually.assertWithin(Duration.ofSeconds(15), "three passes over every page, circuit closed",
           () -> load.tally().requests() >= atStop.requests() + 3L * PAGES && !site.cache.storeDown());
@@ -74,16 +77,18 @@ class FaultTestOneNodeOfThreeStops {
           return passes.get(passes.size() - 1).hits() == PAGES;
         });
 
-    long rebuilt = label(underLoad, "MISS") - label(atStop, "MISS");
-    long bypassed = label(underLoad, "BYPASS") - label(atStop, "BYPASS");
+    // Every page was cached before the load began and none expires during the test, so every MISS and
+    // BYPASS of the load came after the stop (counting from atStop would miss those of the first moments).
+    long rebuilt = label(underLoad, "MISS");
+    long bypassed = label(underLoad, "BYPASS");
     for (SiteLoad.Tally pass : passes) {
       rebuilt += label(pass, "MISS");
       bypassed += label(pass, "BYPASS");
     }
-    System.out.printf("FaultTestOneNodeOfThreeStops: node 1 held %d items (pages, tokens, locks); after it stopped"
+    System.out.printf("FaultTestOneNodeOfThreeStops: node 1 held %d items, %d of them pages; after it stopped"
         + " %d of %d pages were rebuilt, %d requests bypassed memcached, %d handler calls in all; under load: %s;"
-        + " then %d check passes, the first: %s%n", onStoppedNode, rebuilt, PAGES, bypassed,
-        handler.calls.get() - callsAtStop, underLoad, passes.size(), passes.get(0));
+        + " then %d check passes, the first: %s%n", onStoppedNode, pagesOnStoppedNode, rebuilt, PAGES, bypassed,
+        handler.calls.get() - PAGES, underLoad, passes.size(), passes.get(0));
     List<SiteLoad.Tally> all = new ArrayList<>(passes);
     all.add(underLoad);
     for (SiteLoad.Tally t : all) {
@@ -91,8 +96,12 @@ class FaultTestOneNodeOfThreeStops {
       assertEquals(0, t.failures(), "no failed request: " + t);
       assertEquals(t.requests(), t.status(200), "every answer a 200: " + t);
     }
-    assertTrue(rebuilt < PAGES * 0.6, "only the stopped node's share (about a third) rebuilds, well under 60 % of "
-        + PAGES + " pages; rebuilt " + rebuilt);
+    // Each page of the lost node is rebuilt once; a few more only if a rebuild raced the node's removal
+    // from the ring (stored on the dying node, then rebuilt again). Pages of the other nodes never are.
+    assertTrue(rebuilt >= pagesOnStoppedNode, "every page of the stopped node was rebuilt: "
+        + rebuilt + " of " + pagesOnStoppedNode);
+    assertTrue(rebuilt <= pagesOnStoppedNode + Math.max(3, pagesOnStoppedNode / 10), "only the stopped node's "
+        + pagesOnStoppedNode + " pages rebuild, not the other nodes'; rebuilt " + rebuilt);
   }
 
   private static long label(SiteLoad.Tally t, String label) {
