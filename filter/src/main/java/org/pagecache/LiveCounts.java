@@ -43,8 +43,11 @@ final class LiveCounts {
     }
   }
 
-  /** The body with current values in its placeholders; {@code known} are counts already at hand. */
-  byte[] render(byte[] body, Map<String, Long> known) {
+  /**
+   * The body with current values in its placeholders; {@code known} are counts already at hand,
+   * {@code cache} how this response is served (HIT, MISS, ...).
+   */
+  byte[] render(byte[] body, Map<String, Long> known, String cache) {
     String html = new String(body, StandardCharsets.ISO_8859_1);
     Map<String, Long> views = new LinkedHashMap<>(known);
     List<String> missing = Placeholders.viewKeys(html).stream().filter(k -> !views.containsKey(k)).toList();
@@ -52,6 +55,6 @@ final class LiveCounts {
       views.putAll(counters.views(missing));
     }
     long online = Placeholders.wantsOnline(html) ? counters.online() : -1;
-    return Placeholders.render(html, views, online).getBytes(StandardCharsets.ISO_8859_1);
+    return Placeholders.render(html, views, online, cache).getBytes(StandardCharsets.ISO_8859_1);
   }
 }

@@ -248,7 +248,7 @@ final class PageFlow {
       p.stats.record(event);
     }
     Map<String, Long> counts = isHead(p) || page.viewKeys().isEmpty() ? Map.of() : cache.live.count(page.viewKeys());
-    byte[] rendered = page.placeholders() ? cache.live.render(page.body(), counts) : null;
+    byte[] rendered = page.placeholders() ? cache.live.render(page.body(), counts, xCache) : null;
     PageSender.send(p.req, p.res, page, cache.clock.millis(), new Label(cacheHeader, xCache, cacheStatus),
         rendered, cache.config.maxEntrySize * 8);
   }
@@ -257,7 +257,7 @@ final class PageFlow {
   private void replay(Page p, Captured c, Label label) throws IOException {
     List<String> declared = LiveCounts.declared(p.req);
     Map<String, Long> counts = isHead(p) || declared.isEmpty() ? Map.of() : cache.live.count(declared);
-    Captured out = Placeholders.contains(c.body()) ? c.withBody(cache.live.render(c.body(), counts)) : c;
+    Captured out = Placeholders.contains(c.body()) ? c.withBody(cache.live.render(c.body(), counts, label.xCache())) : c;
     PageSender.replay(p.req, p.res, out, label);
   }
 

@@ -432,6 +432,21 @@ class PageCacheFilterTest {
   }
 
   @Test
+  void theCachePlaceholderSaysHowEachResponseWasServedEvenWithTheHeaderOff() {
+    site().set("header", "none").handler("footer", SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html;charset=UTF-8");
+      res.getWriter().print("<p>call " + call + ", served: <!--pagecache:cache--></p>");
+    }), "/footer").start();
+
+    assertEquals("<p>call 1, served: MISS</p>", Http.text(site.get("/footer")));
+    HttpResponse<byte[]> hit = site.get("/footer");
+    assertEquals("<p>call 1, served: HIT</p>", Http.text(hit));
+    assertNull(xcache(hit), "header=none");
+    assertEquals("<p>call 2, served: BYPASS</p>", Http.text(site.get("/footer", "Authorization", "Basic dTpw")));
+    assertEquals(2, site.calls("footer"));
+  }
+
+  @Test
   void flushingABodyThatFitsStillCachesIt() {
     site().handler("flushy", SiteServlets.bytes(20_000), "/flushy").start();
     HttpResponse<byte[]> first = site.get("/flushy");

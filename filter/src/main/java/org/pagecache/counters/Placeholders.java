@@ -10,15 +10,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Live numbers inside cached HTML. A page is cached once, but its view count and the online count
+ * Live values inside cached HTML. A page is cached once, but its view count and the online count
  * change with every request; the page carries placeholders and the filter fills them in each time
- * it serves the page, from one multi-get.
+ * it serves the page, from one multi-get. The same mechanism tells a page how this copy was served.
  *
  * <h2>Syntax</h2>
  * <pre>
  *   &lt;!--pagecache:views OBJECT_KEY--&gt;   the view count of OBJECT_KEY,
  *                                        e.g. &lt;!--pagecache:views article:42--&gt;
  *   &lt;!--pagecache:online--&gt;              the online-visitors count
+ *   &lt;!--pagecache:cache--&gt;               how this response was served: HIT, STALE, MISS or
+ *                                        BYPASS (the X-Cache value, even when that header is off)
  * </pre>
  * Exactly as shown: lower case, one space before the key, nothing else inside the comment.
  * {@code OBJECT_KEY} is 1 to 200 of {@code A-Z a-z 0-9 : _ . / -} ({@link ObjectKeys}). Anything
@@ -42,7 +44,7 @@ public final class Placeholders {
   private static final byte[] PREFIX_BYTES = PREFIX.getBytes(StandardCharsets.US_ASCII);
   private static final String ONLINE = PREFIX + "online-->";
   private static final Pattern PLACEHOLDER =
-      Pattern.compile("<!--pagecache:(?:views (" + ObjectKeys.SYNTAX + ")|online)-->");
+      Pattern.compile("<!--pagecache:(?:views (" + ObjectKeys.SYNTAX + ")|(online)|cache)-->");
 
   private Placeholders() {}
 
@@ -86,11 +88,16 @@ public final class Placeholders {
     return html.contains(ONLINE);
   }
 
+  /** As {@link #render(String, Map, long, String)} with no cache label (it renders as nothing). */
+  public static String render(String html, Map<String, Long> views, long online) {
+    return render(html, views, online, null);
+  }
+
   /**
    * The page with its placeholders replaced; a pure function, no I/O. A view count missing from
-   * {@code views} or negative, and a negative {@code online}, render as nothing.
+   * {@code views} or negative, a negative {@code online} and a null {@code cache} render as nothing.
    */
-  public static String render(String html, Map<String, Long> views, long online) {
+  public static String render(String html, Map<String, Long> views, long online, String cache) {
     if (!html.contains(PREFIX)) {
       return html;
     }
@@ -102,9 +109,13 @@ public final class Placeholders {
         out = new StringBuilder(html.length());
       }
       out.append(html, copied, m.start());
-      Long value = m.group(1) == null ? Long.valueOf(online) : views.get(m.group(1));
-      if (value != null && value >= 0) {
-        out.append(value.longValue());
+      if (m.group(1) == null && m.group(2) == null) {
+        out.append(cache == null ? "" : cache);
+      } else {
+        Long value = m.group(1) == null ? Long.valueOf(online) : views.get(m.group(1));
+        if (value != null && value >= 0) {
+          out.append(value.longValue());
+        }
       }
       copied = m.end();
     }

@@ -21,6 +21,16 @@ class PlaceholdersTest {
   }
 
   @Test
+  void theCachePlaceholderSaysHowThisResponseWasServed() {
+    String html = "<footer>served: <!--pagecache:cache--></footer>";
+
+    assertEquals("<footer>served: HIT</footer>", Placeholders.render(html, Map.of(), -1, "HIT"));
+    assertEquals("<footer>served: </footer>", Placeholders.render(html, Map.of(), -1),
+        "nothing when no label is known");
+    assertTrue(Placeholders.contains(html.getBytes(UTF_8)), "a page with it is stored with placeholders");
+  }
+
+  @Test
   void everyOccurrenceOfSeveralPlaceholdersIsFilled() {
     String html = "<!--pagecache:views a-->|<!--pagecache:views b/c.d_e-f-->|<!--pagecache:views a-->"
         + "|<!--pagecache:online-->|<!--pagecache:online-->";

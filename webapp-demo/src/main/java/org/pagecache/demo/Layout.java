@@ -33,26 +33,20 @@ final class Layout {
       .meta{color:#666;font-size:.85rem}
       ul.articles{list-style:none;padding:0} ul.articles li{margin:.7rem 0}
       footer{margin:2rem 0;padding-top:.6rem;border-top:1px solid #ccc;font-size:.85rem;color:#444}
-      #pc-live{display:block;margin-top:.3rem;font-weight:600}
+      .served,#pc-live{display:block;margin-top:.3rem}
       .notice{background:#eef6ee;border:1px solid #9c9;padding:.5rem .8rem}
       .error{background:#fbeeee;border:1px solid #c99;padding:.5rem .8rem}
       textarea,input[type=text]{width:100%;box-sizing:border-box;font:inherit}
       """;
 
+  /** Adds the CMS calls as they are now (the page may be older than the count it was built with). */
   private static final String SCRIPT = """
       (function () {
         var footer = document.getElementById('pc-footer');
         var live = document.getElementById('pc-live');
-        var built = Number(footer.getAttribute('data-built-at'));
-        var nav = performance.getEntriesByType ? performance.getEntriesByType('navigation')[0] : null;
-        var received = performance.timeOrigin + (nav ? nav.responseStart : 0);
-        var age = Math.max(0, (received - built) / 1000);
-        live.textContent = age < 1
-            ? 'Your browser received it ' + Math.round(age * 1000) + ' ms after it was built: built for this request (a miss), or a hit right after one.'
-            : 'Your browser received it ' + Math.round(age) + ' s after it was built: served from the cache, without calling the CMS.';
         fetch(footer.getAttribute('data-stats'), {cache: 'no-store'})
             .then(function (r) { return r.json(); })
-            .then(function (s) { live.textContent += ' CMS calls now: ' + s.total + '.'; })
+            .then(function (s) { live.textContent = 'CMS calls now: ' + s.total + '.'; })
             .catch(function () {});
       })();
       """;
@@ -93,6 +87,10 @@ final class Layout {
         + "/cms/stats\">Built by handler <b>" + Html.escape(b.handler()) + "</b> at <time datetime=\""
         + b.builtAt() + "\">" + TIME.format(b.builtAt()) + "</time> in " + b.buildMillis() + " ms."
         + " CMS calls when it was built: " + b.cmsCallsSoFar() + "." + rebuilt
+        // filled in by the PageCache filter each time it sends the page, hit or not
+        + "<span class=\"served\">This copy was served as <b id=\"pc-served\"><!--pagecache:cache--></b>"
+        + " (HIT: from memcached, without calling the CMS; MISS: built for this request; STALE: the"
+        + " previous copy, while one request rebuilds it; BYPASS: not cached).</span>"
         + "<span id=\"pc-live\"></span></footer>\n<script>" + SCRIPT + "</script>\n";
   }
 }

@@ -117,6 +117,8 @@ abstract class DeployedDemoContract {
     assertEquals(before + 1, afterMiss, "the miss called the CMS once");
     assertEquals(afterMiss, afterHit, "the hit did not call the CMS");
     assertEquals(builtAt(miss), builtAt(hit), "the hit is the page the miss built (its live view count aside)");
+    assertTrue(Http.text(miss).contains("id=\"pc-served\">MISS</b>"), "the footer says the miss was built for it");
+    assertTrue(Http.text(hit).contains("id=\"pc-served\">HIT</b>"), "the same cached footer says HIT on the hit");
   }
 
   @Test
