@@ -23,14 +23,20 @@ import org.pagecache.store.Store;
  * visitors during the previous window" and changes once per window, in one step.
  *
  * <h2>Distinct</h2>
- * A visitor is counted once per window: {@code add(visitor(id @ window number), ttl = rest of the
- * window)} succeeds for the first request only, and only then is the bucket incremented. Windows
- * are aligned to the clock and to bucket boundaries, so someone active the whole time is counted
- * exactly once in any span of shown buckets; someone whose visits straddle a window boundary
- * inside the shown span counts twice until that span moves on. A per-JVM memory of who was
- * already counted this window saves the {@code add} round trip on their later requests. If the
- * {@code incr} fails after the {@code add} succeeded, the visitor's mark is deleted so that a
- * later request counts them.
+ * A visitor is counted again only once a whole window has passed since they were last counted,
+ * as the article's "add with the window as TTL" intends: their mark {@code visitor(id)} holds the
+ * bucket they were counted in. The first request makes it with {@code add} and increments the
+ * current bucket; a later request that finds the mark (add fails) reads it with {@code gets} and,
+ * when {@code buckets - 1} buckets have passed since, moves it to the current bucket with
+ * {@code cas} (one frontend wins) and counts the visitor again. So someone active the whole time
+ * is counted exactly once in any span of shown buckets, never twice, and at least once in every
+ * shown span in which they made a request after their previous count ran out. The decision uses
+ * the bucket number in the mark, not memcached's expiry (one-second precision, and a test's clock
+ * cannot move it); the mark's TTL, a bucket longer than the window, only frees the memory.
+ *
+ * <p>A per-JVM memory of the bucket each visitor was counted in saves those round trips on their
+ * later requests. If the {@code incr} fails after the mark was written, the mark is deleted so
+ * that a later request counts them.
  *
  * <h2>Keys and expiry</h2>
  * Unlike the article's six keys reused in a ring, a bucket's key is its number since the epoch
@@ -61,27 +67,43 @@ final class OnlineCounter {
     this.windowMillis = settings.window().toMillis();
   }
 
-  /** Counts the visitor if this is their first request in the current window. */
+  /** Counts the visitor unless they were counted less than a window ago. */
   void visit(String visitorId) {
     long now = clock.millis();
-    long window = Math.floorDiv(now, windowMillis);
-    if (recent.contains(window, visitorId)) {
+    long bucket = Math.floorDiv(now, bucketMillis);
+    long stillCounted = bucket - (buckets - 1) + 1; // counted in this bucket or later: not again yet
+    Long known = recent.countedIn(visitorId);
+    if (known != null && known >= stillCounted) {
       return;
     }
-    int seenTtl = Durations.ceilSeconds((window + 1) * windowMillis - now) + 1;
-    String seen = namespace.visitor(visitorId + "@" + window);
-    if (store.add(seen, ONE, seenTtl)) {
-      long bucket = Math.floorDiv(now, bucketMillis);
+    String mark = namespace.visitor(visitorId);
+    byte[] value = ViewCounter.ascii(bucket);
+    int markTtl = Durations.ceilSeconds(windowMillis + bucketMillis) + 1;
+    boolean count = store.add(mark, value, markTtl);
+    if (!count) {
+      Store.Versioned seen = store.gets(mark);
+      if (seen == null) {
+        count = store.add(mark, value, markTtl); // expired in between
+      } else {
+        long countedIn = ViewCounter.parse(seen.value());
+        if (countedIn >= stillCounted) {
+          recent.remember(visitorId, countedIn, stillCounted);
+          return;
+        }
+        count = store.cas(mark, value, seen.casUnique(), markTtl); // one frontend wins the recount
+      }
+    }
+    if (count) {
       // The bucket is shown until the end of bucket (bucket + buckets - 1).
       int bucketTtl = Durations.ceilSeconds((bucket + buckets) * bucketMillis - now) + 1;
       try {
         store.incr(bucketKey(bucket), 1, 1, bucketTtl);
       } catch (RuntimeException e) {
-        forget(seen, e);
+        forget(mark, e);
         throw e;
       }
     }
-    recent.remember(window, visitorId);
+    recent.remember(visitorId, bucket, stillCounted); // counted now, or by the frontend that won
   }
 
   /**

@@ -1,39 +1,33 @@
 package org.pagecache.counters;
 
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Visitors this JVM already counted in the current online window, so their later requests skip
- * the memcached {@code add} that would only say "already counted". With sticky sessions most
- * requests of a visitor reach the same JVM. Forgotten when the window changes; stops remembering
- * past {@link #CAPACITY} visitors (the others just pay the round trip).
+ * The bucket in which this JVM last saw each visitor counted, so their later requests skip the
+ * memcached round trips that would only say "already counted". With sticky sessions most
+ * requests of a visitor reach the same JVM. Stops remembering past {@link #CAPACITY} visitors
+ * (the others just pay the round trips), after dropping those whose count has run out.
  */
 final class RecentVisitors {
   static final int CAPACITY = 100_000;
 
-  private record Window(long number, Set<String> visitors) {}
+  private final Map<String, Long> countedIn = new ConcurrentHashMap<>();
+  private volatile long purgedAt = Long.MIN_VALUE;
 
-  private volatile Window current = new Window(Long.MIN_VALUE, ConcurrentHashMap.newKeySet());
-
-  boolean contains(long window, String visitorId) {
-    Window w = current;
-    return w.number == window && w.visitors.contains(visitorId);
+  /** The bucket the visitor was last counted in, as far as this JVM knows; null when unknown. */
+  Long countedIn(String visitorId) {
+    return countedIn.get(visitorId);
   }
 
-  void remember(long window, String visitorId) {
-    Window w = current;
-    if (w.number != window) {
-      synchronized (this) {
-        w = current;
-        if (w.number != window) {
-          w = new Window(window, ConcurrentHashMap.newKeySet());
-          current = w;
-        }
-      }
+  /** Remembers the bucket a visitor was counted in; {@code expiredBefore}: older ones can go. */
+  void remember(String visitorId, long bucket, long expiredBefore) {
+    if (countedIn.size() >= CAPACITY && purgedAt != expiredBefore) {
+      purgedAt = expiredBefore; // once per bucket at most: a full map of live visitors stays full
+      countedIn.values().removeIf(b -> b < expiredBefore);
     }
-    if (w.visitors.size() < CAPACITY) {
-      w.visitors.add(visitorId);
+    if (countedIn.size() < CAPACITY || countedIn.containsKey(visitorId)) {
+      countedIn.merge(visitorId, bucket, Math::max);
     }
   }
 }

@@ -92,6 +92,33 @@ abstract class OnlineCounterContract extends CountersFixture {
   }
 
   @Test
+  void aVisitorActiveTheWholeTimeIsNeverCountedTwice() {
+    List<Counters> frontends = List.of(frontend(b -> b.settings(SIX_BUCKETS)), frontend(b -> b.settings(SIX_BUCKETS)));
+    clock.advance(BUCKET.multipliedBy(2)); // first seen in the middle of a clock-aligned window
+    for (int i = 0; i < 16; i++) { // three windows and more, a request in every bucket
+      frontends.get(i % 2).visit("reader");
+      clock.advance(BUCKET);
+      assertEquals(1, frontends.get(0).online(), "one reader, " + (i + 1) + " buckets after they came");
+    }
+  }
+
+  @Test
+  void aVisitorCountedElsewhereCostsThisFrontendOneLookupThenNothing() {
+    Store store = store();
+    Counters counted = frontend(b -> b.settings(SIX_BUCKETS));
+    Counters other = frontend(store, b -> b.settings(SIX_BUCKETS));
+    counted.visit("reader");
+    long before = store.roundTrips();
+
+    for (int i = 0; i < 10; i++) {
+      other.visit("reader");
+    }
+    assertEquals(2, store.roundTrips() - before, "a failed add and a gets, once");
+    clock.advance(BUCKET);
+    assertEquals(1, other.online());
+  }
+
+  @Test
   void aVisitorWhoseCountFailedAfterTheirMarkIsCountedByTheirNextRequest() {
     AtomicBoolean incrFails = new AtomicBoolean(true);
     OnlineCounter online = new OnlineCounter(failingIncr(store(), incrFails), namespace, SIX_BUCKETS, clock);
