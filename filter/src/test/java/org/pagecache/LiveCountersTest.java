@@ -113,6 +113,44 @@ class LiveCountersTest {
     assertEquals(1500, Long.parseLong(memcached.text(0).get(a.cache.config.namespace().views("article:42")).trim()));
   }
 
+  private static long online(HttpResponse<byte[]> r) {
+    Matcher m = Pattern.compile("online: (\\d+)").matcher(Http.text(r));
+    assertTrue(m.find(), Http.text(r));
+    return Long.parseLong(m.group(1));
+  }
+
+  @Test
+  void onlineVisitorsAreToldApartWithoutASessionOrACookieAndTheirPagesStayCached() {
+    CachedSite site = site("lc5");
+    for (String agent : List.of("reader-a", "reader-b", "reader-a", "reader-c", "reader-b")) {
+      HttpResponse<byte[]> r = site.get("/article/42", "User-Agent", agent);
+      assertTrue(r.headers().allValues("Set-Cookie").isEmpty(), "counting a visitor sets no cookie");
+    }
+    clock.advance(java.time.Duration.ofSeconds(61)); // their minute-bucket is shown from the next minute
+    HttpResponse<byte[]> later = site.get("/article/42", "User-Agent", "reader-a");
+
+    assertEquals("HIT", later.headers().firstValue("X-Cache").orElse(null));
+    assertEquals(3, online(later), "three distinct visitors (IP + User-Agent), not five requests");
+    assertEquals(1, site.calls("article"));
+  }
+
+  @Test
+  void onlineVisitorsCanBeToldApartByACookieTheApplicationSets() {
+    CachedSite site = new CachedSite(memcached.servers()).clock(clock).set("namespace", "lc6")
+        .set("online", "cookie:visitor").set("policies", "article: ttl=5m").countSource(key -> 500)
+        .handler("article", article(), "/article/*");
+    sites.add(site);
+    site.start();
+    for (String id : List.of("v1", "v2", "v1", "v3", "v2", "v4")) {
+      site.get("/article/42", "Cookie", "theme=dark; visitor=" + id); // one IP and User-Agent for all
+    }
+    clock.advance(java.time.Duration.ofSeconds(61));
+    HttpResponse<byte[]> later = site.get("/article/42", "Cookie", "visitor=v1");
+
+    assertEquals("HIT", later.headers().firstValue("X-Cache").orElse(null), "the cookie does not make pages private");
+    assertEquals(4, online(later));
+  }
+
   @Test
   void withMemcachedDownPagesAreServedAndPlaceholdersFallBackSafely() {
     CachedSite site = site("lc3");
