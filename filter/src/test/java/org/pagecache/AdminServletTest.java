@@ -205,6 +205,7 @@ class AdminServletTest {
     site();
     warm("/article/4");
     AdminClient editor = AdminClient.signIn(site, "editor", "editor");
+    editor.get(site.uri("/login")); // the sign-in page sets a cookie: never cached
 
     HttpResponse<String> r = editor.get(site.admin("/"));
 
@@ -217,6 +218,10 @@ class AdminServletTest {
     assertTrue(html.contains("ttl=5m, grace=10m"), "the policy");
     assertTrue(html.contains("Signed in as <b>editor</b>"));
     assertTrue(html.contains("<input type=\"hidden\" name=\"handler\" value=\"article\">"), "a Refresh form per handler");
+    assertFalse(html.contains("<tr data-h=\"login\"><th scope=\"row\" class=\"name\">"),
+        "the sign-in form (its requests carry a session) has no row with a Refresh button: nothing to refresh");
+    assertTrue(html.contains("id=\"never-cached\"") && html.contains("<b data-h=\"login\">login</b> ("),
+        "it is listed below the table as seen but never cached");
     assertTrue(html.contains("action=\"" + AdminSite.ADMIN + "/invalidate\""), "the tag form");
     assertTrue(html.contains("action=\"" + AdminSite.ADMIN + "/evict\""), "the evict form");
     assertTrue(html.contains("<span class=\"tW\">W</span>"), "the trace shows the write");

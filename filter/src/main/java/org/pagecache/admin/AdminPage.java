@@ -1,6 +1,8 @@
 package org.pagecache.admin;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -83,7 +85,12 @@ final class AdminPage {
         + "<th>Last refresh</th><th class=\"n\">Hits</th><th class=\"n\">Stale served</th><th class=\"n\">Misses</th>"
         + "<th class=\"n\">Rebuilds</th><th class=\"n\">Lock waits</th><th class=\"n\">Bypasses</th>"
         + "<th class=\"n\">Store errors</th><th class=\"n\">Hit ratio</th><th>Policy</th></tr></thead><tbody>");
+    List<Snapshot.HandlerRow> neverCached = new ArrayList<>();
     for (Snapshot.HandlerRow h : s.handlers()) {
+      if (h.onlyBypassed()) { // a login form, the container's 404 servlet: nothing to refresh
+        neverCached.add(h);
+        continue;
+      }
       boolean just = v.flash != null && !v.flash.error() && h.name().equals(v.flash.handler());
       out.append("<tr data-h=\"").append(e(h.name())).append('"').append(just ? " class=\"just\"" : "").append('>')
           .append("<th scope=\"row\" class=\"name\">").append(e(h.name())).append("</th><td>");
@@ -101,7 +108,18 @@ final class AdminPage {
       out.append("<td class=\"n\" data-f=\"hitRatio\">").append(h.counted() ? Format.percent(h.hitRatio()) : "–")
           .append("</td><td><code class=\"policy\">").append(e(h.policy())).append("</code></td></tr>");
     }
-    out.append("</tbody></table></div></section>");
+    out.append("</tbody></table></div>");
+    if (!neverCached.isEmpty()) {
+      out.append("<p class=\"hint\" id=\"never-cached\">Seen but never cached (every request bypassed the cache;"
+          + " a response's <code>Cache-Status</code> header says why): ");
+      for (int i = 0; i < neverCached.size(); i++) {
+        Snapshot.HandlerRow h = neverCached.get(i);
+        out.append(i == 0 ? "" : ", ").append("<b data-h=\"").append(e(h.name())).append("\">").append(e(h.name()))
+            .append("</b> (").append(h.bypasses()).append(')');
+      }
+      out.append(".</p>");
+    }
+    out.append("</section>");
   }
 
   private void lastRefresh(Snapshot.HandlerRow h) {

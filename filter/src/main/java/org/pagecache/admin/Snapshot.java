@@ -57,6 +57,15 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       return lastRefreshMillis > 0;
     }
 
+    /**
+     * Seen only bypassing, with memcached answering: a handler whose pages are not cacheable (a
+     * login form, the container's 404 servlet, an enabled=false policy), with nothing to refresh.
+     */
+    boolean onlyBypassed() {
+      return bypasses > 0 && hits + stale + misses + rebuilds + lockWaits + storeErrors == 0
+          && !refreshed();
+    }
+
     /** Whether any request has been decided by the cache (otherwise the hit ratio means nothing). */
     boolean counted() {
       return hits + stale + misses > 0;
