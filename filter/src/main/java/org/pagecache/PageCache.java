@@ -295,21 +295,32 @@ public final class PageCache implements AutoCloseable {
   }
 
   static void checkName(String what, String name) {
-    if (name == null || name.isEmpty() || name.length() > 200 || name.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-      throw new IllegalArgumentException(what + ": must be 1 to 200 characters without control characters");
+    if (name == null || name.isEmpty() || name.length() > 200 || name.chars().anyMatch(PageCache::invisible)) {
+      throw new IllegalArgumentException(what + ": must be 1 to 200 characters without control or invisible formatting characters");
     }
   }
 
   static void checkTag(String tag) {
     if (!validTag(tag)) {
       throw new IllegalArgumentException("tag: must be 1 to " + MAX_TAG_LENGTH
-          + " characters without spaces, commas or control characters");
+          + " characters without spaces, commas, control or invisible formatting characters");
     }
   }
 
   static boolean validTag(String tag) {
     return tag != null && !tag.isEmpty() && tag.length() <= MAX_TAG_LENGTH
-        && tag.chars().noneMatch(c -> c <= 0x20 || c == 0x7f || c == ',');
+        && tag.chars().noneMatch(c -> c == ' ' || c == ',' || invisible(c));
+  }
+
+  /**
+   * Control characters (C0 and C1), and characters that change how the text around them is
+   * shown (bidi overrides, zero-width, line separators): a name or tag shown to editors is what
+   * it looks like.
+   */
+  private static boolean invisible(int c) {
+    int type = Character.getType(c);
+    return Character.isISOControl(c) || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+        || type == Character.PARAGRAPH_SEPARATOR;
   }
 
   @Override

@@ -267,6 +267,9 @@ class AdminServletTest {
         "/api/tags/bad%01tag/invalidate",
         "/api/tags/two%20words/invalidate",
         "/api/handlers/bad%0Aname/refresh",
+        "/api/tags/c1%C2%85control/invalidate", // NEL, a C1 control character
+        "/api/handlers/%E2%80%AEeman/refresh", // a right-to-left override: shows as "name"
+        "/api/tags/zero%E2%80%8Bwidth/invalidate",
         "/api/handlers//refresh",
         "/api/tags/%E2%28/invalidate",
         "/api/evict?url=%2Farticle%2F1",
