@@ -113,6 +113,22 @@ class LiveCountersTest {
     assertEquals(1500, Long.parseLong(memcached.text(0).get(a.cache.config.namespace().views("article:42")).trim()));
   }
 
+  @Test
+  void aGzipClientGetsTheFilledInPageAndAnOldETagNeverGivesA304ForANewCount() {
+    CachedSite site = site("lc7");
+    site.get("/article/42");
+    HttpResponse<byte[]> gzipClient = site.get("/article/42", "Accept-Encoding", "gzip");
+    String etag = gzipClient.headers().firstValue("ETag").orElseThrow();
+    HttpResponse<byte[]> revalidation = site.get("/article/42", "If-None-Match", etag);
+
+    assertEquals("HIT", gzipClient.headers().firstValue("X-Cache").orElse(null));
+    assertFalse(gzipClient.headers().firstValue("Content-Encoding").isPresent(), "sent as it was filled in");
+    assertEquals(502, views(gzipClient));
+    assertEquals(200, revalidation.statusCode(), "the count moved on: the old ETag does not match");
+    assertEquals(503, views(revalidation));
+    assertNotEquals(etag, revalidation.headers().firstValue("ETag").orElse(null));
+  }
+
   private static long online(HttpResponse<byte[]> r) {
     Matcher m = Pattern.compile("online: (\\d+)").matcher(Http.text(r));
     assertTrue(m.find(), Http.text(r));

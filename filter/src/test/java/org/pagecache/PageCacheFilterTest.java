@@ -447,6 +447,29 @@ class PageCacheFilterTest {
   }
 
   @Test
+  void everyAnswerCarriesOneExactContentLengthAndNoTransferEncoding() {
+    byte[] body = "a body the handler measured itself".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    site().handler("measured", SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/plain");
+      res.setContentLength(body.length);
+      res.addHeader("Content-Length", String.valueOf(body.length)); // twice, as some frameworks do
+      res.getOutputStream().write(body);
+      res.flushBuffer();
+    }), "/measured").start();
+
+    HttpResponse<byte[]> miss = site.get("/measured");
+    HttpResponse<byte[]> hit = site.get("/measured");
+    HttpResponse<byte[]> bypass = site.get("/measured", "Authorization", "Basic dTpw");
+
+    assertEquals(List.of("MISS", "HIT", "BYPASS"), List.of(xcache(miss), xcache(hit), xcache(bypass)));
+    for (HttpResponse<byte[]> r : List.of(miss, hit, bypass)) {
+      assertArrayEquals(body, r.body(), xcache(r));
+      assertEquals(List.of(String.valueOf(body.length)), r.headers().allValues("Content-Length"), xcache(r));
+      assertTrue(r.headers().allValues("Transfer-Encoding").isEmpty(), xcache(r));
+    }
+  }
+
+  @Test
   void flushingABodyThatFitsStillCachesIt() {
     site().handler("flushy", SiteServlets.bytes(20_000), "/flushy").start();
     HttpResponse<byte[]> first = site.get("/flushy");
