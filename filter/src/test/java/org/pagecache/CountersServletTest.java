@@ -20,31 +20,39 @@ import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.counters.Counters;
 import org.pagecache.counters.CountersSettings;
 import org.pagecache.key.Namespace;
-import org.pagecache.store.LocalStore;
+import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
+import org.pagecache.testing.MemcachedExtension;
 import org.pagecache.testing.MutableClock;
 
 /**
  * The counters endpoint over real HTTP on an embedded Jetty, in three web applications: one
- * with counters, one whose memcached is down, one where the filter never published counters.
+ * with counters in a real memcached, one whose memcached is down, one where the filter never
+ * published counters.
  */
 class CountersServletTest {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(1);
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private static final MutableClock CLOCK = new MutableClock();
   /** Source loads per object key: what a request costs the database. */
   private static final Map<String, AtomicInteger> LOADS = new ConcurrentHashMap<>();
   private static Server server;
+  private static Store store;
   private static Counters counters;
   private static Counters countersWithoutMemcached;
   private static String base;
 
   @BeforeAll
   static void startJetty() throws Exception {
-    counters = Counters.builder(new LocalStore(), new Namespace("servlet"))
+    store = new MemcachedStore(new MemcachedStore.Settings(memcached.servers(), false, Duration.ofSeconds(1),
+        MemcachedExtension.TEST_OP_TIMEOUT, 1));
+    counters = Counters.builder(store, new Namespace("servlet"))
         .source(key -> {
           LOADS.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
           return key.equals("article:42") ? 1231 : 5;
@@ -88,6 +96,7 @@ class CountersServletTest {
     server.stop();
     counters.close();
     countersWithoutMemcached.close();
+    store.close();
   }
 
   private static HttpResponse<String> get(String pathAndQuery) throws Exception {
