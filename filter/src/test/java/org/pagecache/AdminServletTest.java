@@ -233,6 +233,29 @@ class AdminServletTest {
     assertFalse(html.contains("src=\"http"), "no external assets");
   }
 
+  @Test
+  void aRefreshFromAnotherServerShowsWithItsTimeAndToken() {
+    site();
+    warm("/home/3");
+    PageCacheConfig otherServer = PageCacheConfig.builder().ignoreEnvironment()
+        .set("memcached.servers", memcached.servers())
+        .set("namespace", site.cache().config().namespace().name())
+        .build();
+    long token;
+    try (PageCache other = PageCache.start(otherServer)) {
+      token = other.refreshHandler("home", "cms").token();
+    }
+
+    String json = api().get(site.admin("/api/stats"), "Authorization", BEARER).body();
+    String page = AdminClient.signIn(site, "editor", "editor").get(site.admin("/")).body();
+
+    String home = handlerJson(json, "home");
+    assertEquals(String.valueOf(token), field(home, "storedToken"), home);
+    assertEquals("null", field(home, "lastRefresh"), "not made through this server");
+    assertEquals("null", field(handlerJson(json, "article"), "storedToken"), "never refreshed");
+    assertTrue(page.contains("from another server, or before this one started; token " + token), page);
+  }
+
   // ---- tags and eviction ----
 
   @Test

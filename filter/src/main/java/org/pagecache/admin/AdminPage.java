@@ -123,6 +123,13 @@ final class AdminPage {
   }
 
   private void lastRefresh(Snapshot.HandlerRow h) {
+    if (!h.refreshed() && h.storedToken() > 0) { // the token is the time of the refresh
+      out.append("<time datetime=\"").append(Instant.ofEpochMilli(h.storedToken())).append("\">")
+          .append(e(Format.time(h.storedToken()))).append("</time> (").append(e(Format.ago(h.storedToken(), s.now())))
+          .append(")<br><span class=\"muted\">from another server, or before this one started; token ")
+          .append(h.storedToken()).append("</span>");
+      return;
+    }
     if (!h.refreshed()) {
       out.append("<span class=\"muted\">not since this server started</span>");
       return;

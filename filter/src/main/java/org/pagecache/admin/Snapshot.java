@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
+import org.pagecache.freshness.UpdateTokens;
 import org.pagecache.store.Store;
+import org.pagecache.store.StoreException;
 
 /**
  * Everything the admin page and {@code api/stats} show, read once per request: the HTML and the
@@ -32,25 +34,41 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       specs.putIfAbsent(s.handler(), "");
     }
     specs.remove(hidden);
+    Map<String, Long> tokens = storedTokens(cache, specs.keySet());
     for (Map.Entry<String, String> e : specs.entrySet()) {
       String name = e.getKey();
       HandlerStats stats = cache.stats().seen(name) ? cache.stats().handler(name) : new HandlerStats(name);
-      rows.put(name, HandlerRow.of(stats, e.getValue()));
+      rows.put(name, HandlerRow.of(stats, e.getValue(), tokens.getOrDefault(name, 0L)));
     }
     List<ServerRow> servers = cache.store().serverStats().stream().map(ServerRow::of).toList();
     return new Snapshot(cache.config().clock().instant(), cache.store().describe(), cache.storeDown(),
         List.copyOf(rows.values()), servers);
   }
 
-  /** One handler: its policy and this JVM's counters since start. */
+  /**
+   * Every handler's token in memcached (one multi-get): when it was last refreshed, also by
+   * another server or before this one started. Empty when memcached cannot be read.
+   */
+  private static Map<String, Long> storedTokens(PageCache cache, Collection<String> handlers) {
+    try {
+      return new UpdateTokens(cache.store(), cache.config().namespace(), cache.config().clock()).stored(handlers);
+    } catch (StoreException e) {
+      return Map.of();
+    }
+  }
+
+  /**
+   * One handler: its policy, this JVM's counters since start, and its token in memcached
+   * ({@code storedToken}, 0 when none: the time of its last refresh, from whichever server).
+   */
   record HandlerRow(String name, String policy, long hits, long stale, long misses, long rebuilds,
       long lockWaits, long bypasses, long storeErrors, double hitRatio, long lastRefreshMillis,
-      String lastRefreshBy, long lastToken, long rebuiltSinceRefresh, String trace) {
+      String lastRefreshBy, long lastToken, long rebuiltSinceRefresh, String trace, long storedToken) {
 
-    static HandlerRow of(HandlerStats s, String policy) {
+    static HandlerRow of(HandlerStats s, String policy, long storedToken) {
       return new HandlerRow(s.handler(), policy, s.hits.sum(), s.stale.sum(), s.misses.sum(), s.rebuilds.sum(),
           s.lockWaits.sum(), s.bypasses.sum(), s.storeErrors.sum(), s.hitRatio(), s.lastRefreshMillis(),
-          s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh.sum(), s.trace());
+          s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh.sum(), s.trace(), storedToken);
     }
 
     boolean refreshed() {

@@ -42,6 +42,7 @@ final class StatsJson {
         .field("lastRefresh", h.refreshed() ? Instant.ofEpochMilli(h.lastRefreshMillis()).toString() : null)
         .field("lastRefreshBy", h.refreshed() ? h.lastRefreshBy() : null)
         .field("lastToken", h.refreshed() ? (Long) h.lastToken() : null)
+        .field("storedToken", h.storedToken() > 0 ? (Long) h.storedToken() : null)
         .field("rebuiltSinceRefresh", h.rebuiltSinceRefresh())
         .field("trace", h.trace())
         .endObject();

@@ -1,6 +1,8 @@
 package org.pagecache.freshness;
 
 import java.time.Clock;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.pagecache.key.Namespace;
@@ -72,6 +74,25 @@ public final class UpdateTokens {
     long token = Versions.raise(store, key(handler), clock, 0);
     lastSeen.merge(handler, token, Math::max);
     return token;
+  }
+
+  /**
+   * The tokens memcached holds for these handlers, in one multi-get: the time of each one's last
+   * refresh, from whichever server it came. Handlers never refreshed are absent.
+   *
+   * @throws StoreException when memcached cannot be read
+   */
+  public Map<String, Long> stored(Collection<String> handlers) {
+    Map<String, String> keys = new LinkedHashMap<>();
+    handlers.forEach(h -> keys.put(key(h), h));
+    Map<String, Long> tokens = new LinkedHashMap<>();
+    store.getMulti(keys.keySet()).forEach((key, value) -> {
+      long token = Versions.parse(value);
+      if (token > 0) {
+        tokens.put(keys.get(key), token);
+      }
+    });
+    return tokens;
   }
 
   /** The largest token this JVM has seen for the handler, 0 if none. */
