@@ -30,6 +30,7 @@ export PAGECACHE_ADMIN_TOKEN=${PAGECACHE_ADMIN_TOKEN:-demo-token}
 
 # One reactor build: the WAR, DemoServer, and DemoServer's class path (which names the freshly built
 # filter jars, so nothing needs installing into ~/.m2 first).
+echo "==> building the demo (log: target/demo-build.log; the first build downloads dependencies, a few minutes)"
 quiet_build target/demo-build.log mvn -B -q -DskipTests -pl webapp-demo -am package dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/demo.classpath
 echo "==> admin token: $PAGECACHE_ADMIN_TOKEN  walk-through: docs/demo.md  (the site's URL follows once it listens)"
