@@ -51,7 +51,16 @@ class LiveCountersTest {
   }
 
   private static long views(HttpResponse<byte[]> r) {
-    Matcher m = Pattern.compile("views: (\\d+)").matcher(Http.text(r));
+    return shown("views", r);
+  }
+
+  private static long online(HttpResponse<byte[]> r) {
+    return shown("online", r);
+  }
+
+  /** The number the page shows after {@code label: } (article() writes "views: N" and "online: N"). */
+  private static long shown(String label, HttpResponse<byte[]> r) {
+    Matcher m = Pattern.compile(label + ": (\\d+)").matcher(Http.text(r));
     assertTrue(m.find(), Http.text(r));
     return Long.parseLong(m.group(1));
   }
@@ -127,12 +136,6 @@ class LiveCountersTest {
     assertEquals(200, revalidation.statusCode(), "the count moved on: the old ETag does not match");
     assertEquals(503, views(revalidation));
     assertNotEquals(etag, revalidation.headers().firstValue("ETag").orElse(null));
-  }
-
-  private static long online(HttpResponse<byte[]> r) {
-    Matcher m = Pattern.compile("online: (\\d+)").matcher(Http.text(r));
-    assertTrue(m.find(), Http.text(r));
-    return Long.parseLong(m.group(1));
   }
 
   @Test

@@ -1,6 +1,5 @@
 package org.pagecache.counters;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +47,6 @@ import org.pagecache.store.Store;
 final class OnlineCounter {
   /** Bucket keys repeat after this many buckets: about 1.9 years of minutes, 11 days of seconds. */
   static final int KEY_CYCLE = 1_000_000;
-  private static final byte[] ONE = "1".getBytes(StandardCharsets.US_ASCII);
 
   private final Store store;
   private final Namespace namespace;
