@@ -221,7 +221,7 @@ class AdminServletTest {
     assertFalse(html.contains("<tr data-h=\"login\"><th scope=\"row\" class=\"name\">"),
         "the sign-in form (its requests carry a session) has no row with a Refresh button: nothing to refresh");
     assertTrue(html.contains("id=\"never-cached\"") && html.contains("<b data-h=\"login\">login</b> ("),
-        "it is listed below the table as seen but never cached");
+        "it is listed below the table as never cached");
     assertTrue(html.contains("action=\"" + AdminSite.ADMIN + "/invalidate\""), "the tag form");
     assertTrue(html.contains("action=\"" + AdminSite.ADMIN + "/evict\""), "the evict form");
     assertTrue(html.contains("<span class=\"tW\">W</span>"), "the trace shows the write");

@@ -87,7 +87,7 @@ final class AdminPage {
         + "<th class=\"n\">Store errors</th><th class=\"n\">Hit ratio</th><th>Policy</th></tr></thead><tbody>");
     List<Snapshot.HandlerRow> neverCached = new ArrayList<>();
     for (Snapshot.HandlerRow h : s.handlers()) {
-      if (h.onlyBypassed()) { // a login form, the container's 404 servlet: nothing to refresh
+      if (h.neverCached()) { // enabled=false, a login form, the container's 404 servlet: nothing to refresh
         neverCached.add(h);
         continue;
       }
@@ -110,8 +110,8 @@ final class AdminPage {
     }
     out.append("</tbody></table></div>");
     if (!neverCached.isEmpty()) {
-      out.append("<p class=\"hint\" id=\"never-cached\">Seen but never cached (every request bypassed the cache;"
-          + " a response's <code>Cache-Status</code> header says why): ");
+      out.append("<p class=\"hint\" id=\"never-cached\">Never cached (disabled by their policy, or every request"
+          + " so far bypassed the cache; a response's <code>Cache-Status</code> header says why): ");
       for (int i = 0; i < neverCached.size(); i++) {
         Snapshot.HandlerRow h = neverCached.get(i);
         out.append(i == 0 ? "" : ", ").append("<b data-h=\"").append(e(h.name())).append("\">").append(e(h.name()))

@@ -2,8 +2,10 @@ package org.pagecache.admin;
 
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
@@ -26,8 +28,12 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
   static Snapshot of(PageCache cache, String hidden) {
     Map<String, HandlerRow> rows = new TreeMap<>();
     Map<String, String> specs = new TreeMap<>();
+    Set<String> disabled = new HashSet<>();
     for (CachePolicy p : cache.policies()) {
       specs.put(p.handler(), p.spec());
+      if (!p.enabled()) {
+        disabled.add(p.handler());
+      }
     }
     Collection<HandlerStats> all = cache.stats().all();
     for (HandlerStats s : all) {
@@ -38,7 +44,7 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
     for (Map.Entry<String, String> e : specs.entrySet()) {
       String name = e.getKey();
       HandlerStats stats = cache.stats().seen(name) ? cache.stats().handler(name) : new HandlerStats(name);
-      rows.put(name, HandlerRow.of(stats, e.getValue(), tokens.getOrDefault(name, 0L)));
+      rows.put(name, HandlerRow.of(stats, e.getValue(), !disabled.contains(name), tokens.getOrDefault(name, 0L)));
     }
     List<ServerRow> servers = cache.store().serverStats().stream().map(ServerRow::of).toList();
     return new Snapshot(cache.config().clock().instant(), cache.store().describe(), cache.storeDown(),
@@ -58,17 +64,19 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
   }
 
   /**
-   * One handler: its policy, this JVM's counters since start, and its token in memcached
-   * ({@code storedToken}, 0 when none: the time of its last refresh, from whichever server).
+   * One handler: its policy (and whether it caches at all), this JVM's counters since start, and
+   * its token in memcached ({@code storedToken}, 0 when none: the time of its last refresh, from
+   * whichever server).
    */
   record HandlerRow(String name, String policy, long hits, long stale, long misses, long rebuilds,
       long lockWaits, long bypasses, long storeErrors, double hitRatio, long lastRefreshMillis,
-      String lastRefreshBy, long lastToken, long rebuiltSinceRefresh, String trace, long storedToken) {
+      String lastRefreshBy, long lastToken, long rebuiltSinceRefresh, String trace, boolean enabled,
+      long storedToken) {
 
-    static HandlerRow of(HandlerStats s, String policy, long storedToken) {
+    static HandlerRow of(HandlerStats s, String policy, boolean enabled, long storedToken) {
       return new HandlerRow(s.handler(), policy, s.hits.sum(), s.stale.sum(), s.misses.sum(), s.rebuilds.sum(),
           s.lockWaits.sum(), s.bypasses.sum(), s.storeErrors.sum(), s.hitRatio(), s.lastRefreshMillis(),
-          s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh.sum(), s.trace(), storedToken);
+          s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh.sum(), s.trace(), enabled, storedToken);
     }
 
     boolean refreshed() {
@@ -76,12 +84,12 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
     }
 
     /**
-     * Seen only bypassing, with memcached answering: a handler whose pages are not cacheable (a
-     * login form, the container's 404 servlet, an enabled=false policy), with nothing to refresh.
+     * Never caches (an {@code enabled=false} policy), or seen only bypassing with memcached
+     * answering (a login form that sets a cookie, the container's 404 servlet): nothing to refresh.
      */
-    boolean onlyBypassed() {
-      return bypasses > 0 && hits + stale + misses + rebuilds + lockWaits + storeErrors == 0
-          && !refreshed();
+    boolean neverCached() {
+      boolean onlyBypassed = bypasses > 0 && hits + stale + misses + rebuilds + lockWaits + storeErrors == 0;
+      return (!enabled || onlyBypassed) && !refreshed();
     }
 
     /** Whether any request has been decided by the cache (otherwise the hit ratio means nothing). */

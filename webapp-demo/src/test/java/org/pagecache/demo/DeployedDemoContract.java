@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +18,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 import org.pagecache.testing.Eventually;
+import org.pagecache.testing.HeadlessChromium;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
 
@@ -225,11 +229,42 @@ abstract class DeployedDemoContract {
   }
 
   @Test
+  void theDemoEditorSignsInToTheAdminPageInABrowserAndRefreshesOneHandler() {
+    String[] sections = {"/section/tech?page=2", "/section/sport?page=2"};
+    for (String path : concat(sections, new String[] {"/article/21"})) {
+      get(path);
+      assertEquals("HIT", xCache(get(path)), path + " cached before the refresh");
+    }
+    URI admin = site.uri("/cache-admin/");
+    // The demo signs editors in with BASIC: the credentials a browser's sign-in prompt would send.
+    String signedIn = admin.getScheme() + "://editor:editor@" + admin.getRawAuthority() + admin.getRawPath();
+
+    try (HeadlessChromium chromium = HeadlessChromium.start()) {
+      chromium.browser().get(signedIn);
+      WebElement row = chromium.await(By.cssSelector("tr[data-h='section']"));
+      row.findElement(By.tagName("button")).click();
+      WebElement flash = chromium.await(By.id("flash"));
+      assertTrue(flash.getText().contains("Refreshed handler \u201csection\u201d: new token"), flash.getText());
+      assertTrue(chromium.browser().findElement(By.cssSelector("tr[data-h='section']")).getText().contains("by editor"));
+      chromium.screenshot(Path.of("target", getClass().getSimpleName() + "-admin.png"));
+    }
+
+    for (String path : sections) {
+      assertEquals("MISS", xCache(get(path)), path + " rebuilt after the refresh");
+    }
+    assertEquals("HIT", xCache(get("/article/21")), "another handler keeps its pages");
+  }
+
+  @Test
   void theAdminPageIsForTheRole() {
     assertEquals(401, new EditorClient(site::uri, null, null).get("/cache-admin/").statusCode());
     HttpResponse<String> page = new EditorClient(site::uri, "editor", "editor").get("/cache-admin/");
     assertEquals(200, page.statusCode());
-    assertTrue(page.body().contains("Refresh"), "the handler table with its Refresh buttons");
+    assertTrue(page.body().contains("<tr data-h=\"section\"><th scope=\"row\" class=\"name\">"),
+        "the handler table, a row with a Refresh button for each caching handler");
+    assertFalse(page.body().contains("<tr data-h=\"counters\"><th scope=\"row\" class=\"name\">"),
+        "no Refresh button for a handler whose policy says enabled=false");
+    assertTrue(page.body().contains("<b data-h=\"counters\">counters</b>"), "it is listed as never cached");
   }
 
   /**
