@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -35,8 +36,10 @@ public final class GuardedStore implements Store {
   private final long retryMillis;
   private final AtomicInteger failuresInARow = new AtomicInteger();
   private final AtomicLong downUntil = new AtomicLong(0);
-  private volatile boolean down;
+  /** Flipped by compare-and-set, so each outage and each recovery is logged once, whatever the concurrency. */
+  private final AtomicBoolean down = new AtomicBoolean();
   private final LongAdder failures = new LongAdder();
+  private final LongAdder outages = new LongAdder();
 
   public GuardedStore(Store store, Clock clock, long retryMillis) {
     this.store = store;
@@ -45,7 +48,7 @@ public final class GuardedStore implements Store {
   }
 
   private <T> T call(Supplier<T> op) {
-    if (down) {
+    if (down.get()) {
       long until = downUntil.get();
       long now = clock.millis();
       // While down, only the one caller that moves the deadline forward gets to probe.
@@ -59,19 +62,20 @@ public final class GuardedStore implements Store {
       if (failuresInARow.get() != 0) { // read first: no write, so no contention, on the usual path
         failuresInARow.set(0);
       }
-      if (down) {
-        down = false;
+      if (down.get() && down.compareAndSet(true, false)) {
         log.info("pagecache: {} is reachable again; caching resumes", store.describe());
       }
       return result;
     } catch (StoreException e) {
       failures.increment();
-      if (down) {
+      if (down.get()) {
         downUntil.set(clock.millis() + retryMillis); // the probe failed: fail fast for another interval
       } else if (failuresInARow.incrementAndGet() >= OPENS_AFTER) {
         downUntil.set(clock.millis() + retryMillis);
-        down = true;
-        log.warn("pagecache: {} is unavailable ({}); serving from handlers until it is back", store.describe(), e.getMessage());
+        if (down.compareAndSet(false, true)) { // many threads fail at once; one of them says so
+          outages.increment();
+          log.warn("pagecache: {} is unavailable ({}); serving from handlers until it is back", store.describe(), e.getMessage());
+        }
       }
       throw e;
     }
@@ -79,7 +83,12 @@ public final class GuardedStore implements Store {
 
   /** True while the store is considered down. */
   public boolean isDown() {
-    return down;
+    return down.get();
+  }
+
+  /** How many outages were logged (one line each). */
+  long outagesLogged() {
+    return outages.sum();
   }
 
   /** Calls that failed or were refused while down. */

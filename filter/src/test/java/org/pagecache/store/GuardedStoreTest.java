@@ -8,9 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.pagecache.testing.Concurrently;
 import org.pagecache.testing.FaultyStore;
 import org.pagecache.testing.MutableClock;
 
@@ -68,6 +71,35 @@ class GuardedStoreTest {
       assertThrows(StoreException.class, () -> guarded.get("k"));
     }
     assertEquals(reachedWhenOpened, reached.get(), "an open circuit fails fast, without a call to the store");
+  }
+
+  @Test
+  void anOutageMetByManyThreadsAtOnceIsLoggedOnce() {
+    int threads = 32;
+    CountDownLatch allInside = new CountDownLatch(threads);
+    // Every thread's call is inside the store when they all fail together, as when memcached
+    // stops answering under load and each in-flight call times out at the same moment.
+    GuardedStore store = new GuardedStore(new FaultyStore(backing, () -> {
+      allInside.countDown();
+      try {
+        allInside.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return true;
+    }), clock, RETRY_MILLIS);
+
+    Concurrently.run(threads, Duration.ofSeconds(20), i -> {
+      try {
+        store.get("k");
+      } catch (StoreException expected) {
+        // the store is broken
+      }
+      return null;
+    });
+
+    assertTrue(store.isDown());
+    assertEquals(1, store.outagesLogged(), "one line for the outage, not one per thread that met it");
   }
 
   @Test
