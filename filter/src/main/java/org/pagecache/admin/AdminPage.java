@@ -87,7 +87,7 @@ final class AdminPage {
         + "<th class=\"n\">Store errors</th><th class=\"n\">Hit ratio</th><th>Policy</th></tr></thead><tbody>");
     List<Snapshot.HandlerRow> neverCached = new ArrayList<>();
     for (Snapshot.HandlerRow h : s.handlers()) {
-      if (h.neverCached()) { // enabled=false, a login form, the container's 404 servlet: nothing to refresh
+      if (h.neverCached()) { // enabled=false: nothing to refresh
         neverCached.add(h);
         continue;
       }
@@ -110,12 +110,11 @@ final class AdminPage {
     }
     out.append("</tbody></table></div>");
     if (!neverCached.isEmpty()) {
-      out.append("<p class=\"hint\" id=\"never-cached\">Never cached (disabled by their policy, or every request"
-          + " so far bypassed the cache; a response's <code>Cache-Status</code> header says why): ");
+      out.append("<p class=\"hint\" id=\"never-cached\">Never cached (<code>enabled=false</code> in their policy): ");
       for (int i = 0; i < neverCached.size(); i++) {
         Snapshot.HandlerRow h = neverCached.get(i);
         out.append(i == 0 ? "" : ", ").append("<b data-h=\"").append(e(h.name())).append("\">").append(e(h.name()))
-            .append("</b> (").append(h.bypasses()).append(')');
+            .append("</b>");
       }
       out.append(".</p>");
     }
@@ -123,7 +122,7 @@ final class AdminPage {
   }
 
   private void lastRefresh(Snapshot.HandlerRow h) {
-    if (!h.refreshed() && h.storedToken() > 0) { // the token is the time of the refresh
+    if (h.refreshedElsewhereSince()) { // the token is the time of the refresh
       out.append("<time datetime=\"").append(Instant.ofEpochMilli(h.storedToken())).append("\">")
           .append(e(Format.time(h.storedToken()))).append("</time> (").append(e(Format.ago(h.storedToken(), s.now())))
           .append(")<br><span class=\"muted\">from another server, or before this one started; token ")

@@ -84,12 +84,20 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
     }
 
     /**
-     * Never caches (an {@code enabled=false} policy), or seen only bypassing with memcached
-     * answering (a login form that sets a cookie, the container's 404 servlet): nothing to refresh.
+     * Never caches: its policy says {@code enabled=false}, so it has nothing to refresh. (Not
+     * guessed from counters: a handler only signed-in editors have visited on this server has
+     * bypassed every time, yet caches for everyone else and needs its Refresh button.)
      */
     boolean neverCached() {
-      boolean onlyBypassed = bypasses > 0 && hits + stale + misses + rebuilds + lockWaits + storeErrors == 0;
-      return (!enabled || onlyBypassed) && !refreshed();
+      return !enabled;
+    }
+
+    /**
+     * Whether memcached holds a newer token than this server's last refresh: the latest refresh
+     * came from another server (or from this one before it restarted).
+     */
+    boolean refreshedElsewhereSince() {
+      return storedToken > (refreshed() ? lastToken : 0);
     }
 
     /** Whether any request has been decided by the cache (otherwise the hit ratio means nothing). */
