@@ -25,6 +25,7 @@ import org.pagecache.capture.CapturingResponse;
 import org.pagecache.capture.PageBuilder;
 import org.pagecache.capture.PageSender;
 import org.pagecache.capture.PageSender.Label;
+import org.pagecache.capture.TagsHeaderHidden;
 import org.pagecache.counters.Placeholders;
 import org.pagecache.freshness.Freshness;
 import org.pagecache.freshness.Freshness.Decision;
@@ -72,7 +73,7 @@ final class PageFlow {
   void handle(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
     String method = req.getMethod();
     if (!"GET".equals(method) && !"HEAD".equals(method)) {
-      chain.doFilter(req, res);
+      chain.doFilter(req, new TagsHeaderHidden(res));
       return;
     }
     if (cache.visitors != null) {
@@ -272,7 +273,7 @@ final class PageFlow {
     Label label = new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=" + detail(reason));
     if (isHead(p)) {
       label.apply(p.res);
-      p.chain.doFilter(p.req, p.res);
+      p.chain.doFilter(p.req, new TagsHeaderHidden(p.res));
       return;
     }
     CapturingResponse capture = newCapture(p);

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -27,6 +29,7 @@ import org.pagecache.store.MemcachedStore;
 import org.pagecache.testing.Concurrently;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
+import org.pagecache.testing.JettyServer;
 import org.pagecache.testing.MemcachedExtension;
 import org.pagecache.testing.MutableClock;
 import org.pagecache.testing.RecordingStore;
@@ -429,6 +432,28 @@ class PageCacheFilterTest {
     assertEquals(200, r.statusCode());
     assertEquals(2 * 1024 * 1024, r.body().length);
     assertFalse(r.headers().firstValue("X-Cache-Tags").isPresent(), "tag header stripped on pass-through");
+  }
+
+  @Test
+  void theTagsHeaderNeverReachesTheClientOfAPostOrABypassedHead() {
+    HttpServlet tagging = new HttpServlet() {
+      @Override
+      protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        res.setHeader("X-Cache-Tags", "article:1");
+        res.addHeader("X-Cache-Tags", "section:2");
+        res.setContentType("text/plain");
+        res.getWriter().print("ok");
+      }
+    };
+    site().with(ctx -> JettyServer.servlet(ctx, "tagging", tagging, "/tagging")).start();
+
+    HttpResponse<byte[]> post = Http.post(site.uri("/tagging"), "form=1");
+    HttpResponse<byte[]> head = Http.head(site.uri("/tagging"), "Authorization", "Basic dTpw");
+
+    assertEquals(List.of(200, 200), List.of(post.statusCode(), head.statusCode()));
+    assertEquals("BYPASS", xcache(head));
+    assertTrue(post.headers().allValues("X-Cache-Tags").isEmpty(), "POST goes straight through, without the tags");
+    assertTrue(head.headers().allValues("X-Cache-Tags").isEmpty(), "so does a HEAD that bypasses");
   }
 
   @Test
