@@ -22,8 +22,9 @@ import org.pagecache.store.Store;
  * visitors during the previous window" and changes once per window, in one step.
  *
  * <h2>Distinct</h2>
- * A visitor is counted again only once a whole window has passed since they were last counted,
- * as the article's "add with the window as TTL" intends: their mark {@code visitor(id)} holds the
+ * A visitor is counted again only once {@code buckets - 1} buckets (the shown span, one window)
+ * have passed since the bucket they were last counted in, as the article's "add with the window
+ * as TTL" intends: their mark {@code visitor(id)} holds the
  * bucket they were counted in. The first request makes it with {@code add} and increments the
  * current bucket; a later request that finds the mark (add fails) reads it with {@code gets} and,
  * when {@code buckets - 1} buckets have passed since, moves it to the current bucket with
@@ -65,7 +66,7 @@ final class OnlineCounter {
     this.windowMillis = settings.window().toMillis();
   }
 
-  /** Counts the visitor unless they were counted less than a window ago. */
+  /** Counts the visitor unless they were counted in one of the last {@code buckets - 1} buckets. */
   void visit(String visitorId) {
     long now = clock.millis();
     long bucket = Math.floorDiv(now, bucketMillis);
@@ -77,11 +78,13 @@ final class OnlineCounter {
     String mark = namespace.visitor(visitorId);
     byte[] value = ViewCounter.ascii(bucket);
     int markTtl = Durations.ceilSeconds(windowMillis + bucketMillis) + 1;
-    boolean count = store.add(mark, value, markTtl);
+    // A visitor this JVM counted before has a mark (it outlives their count by a bucket): read it
+    // first. A new one most likely has none: add first.
+    boolean count = known == null && store.add(mark, value, markTtl);
     if (!count) {
       Store.Versioned seen = store.gets(mark);
       if (seen == null) {
-        count = store.add(mark, value, markTtl); // expired in between
+        count = store.add(mark, value, markTtl); // none (any more)
       } else {
         long countedIn = ViewCounter.parse(seen.value());
         if (countedIn >= stillCounted) {
