@@ -295,7 +295,7 @@ public final class PageCache implements AutoCloseable {
   }
 
   static void checkName(String what, String name) {
-    if (name == null || name.isEmpty() || name.length() > 200 || name.chars().anyMatch(PageCache::invisible)) {
+    if (name == null || name.isEmpty() || name.length() > 200 || name.codePoints().anyMatch(PageCache::invisible)) {
       throw new IllegalArgumentException(what + ": must be 1 to 200 characters without control or invisible formatting characters");
     }
   }
@@ -309,18 +309,20 @@ public final class PageCache implements AutoCloseable {
 
   static boolean validTag(String tag) {
     return tag != null && !tag.isEmpty() && tag.length() <= MAX_TAG_LENGTH
-        && tag.chars().noneMatch(c -> c == ' ' || c == ',' || invisible(c));
+        && tag.codePoints().noneMatch(c -> c == ' ' || c == ',' || invisible(c));
   }
 
   /**
    * Control characters (C0 and C1), and characters that change how the text around them is
-   * shown (bidi overrides, zero-width, line separators): a name or tag shown to editors is what
-   * it looks like.
+   * shown (bidi overrides, zero-width space, soft hyphen, line separators, tag characters): a
+   * name or tag shown to editors is what it looks like. The zero-width joiner and non-joiner are
+   * letters' business in Persian, Hindi and emoji, and stay allowed.
    */
-  private static boolean invisible(int c) {
-    int type = Character.getType(c);
-    return Character.isISOControl(c) || type == Character.FORMAT || type == Character.LINE_SEPARATOR
-        || type == Character.PARAGRAPH_SEPARATOR;
+  private static boolean invisible(int codePoint) {
+    int type = Character.getType(codePoint);
+    return Character.isISOControl(codePoint)
+        || type == Character.FORMAT && codePoint != 0x200C && codePoint != 0x200D
+        || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
   }
 
   @Override

@@ -291,6 +291,7 @@ class AdminServletTest {
         "/api/tags/c1%C2%85control/invalidate", // NEL, a C1 control character
         "/api/handlers/%E2%80%AEeman/refresh", // a right-to-left override: shows as "name"
         "/api/tags/zero%E2%80%8Bwidth/invalidate",
+        "/api/tags/tag%F3%A0%80%81chars/invalidate", // U+E0001, a supplementary format character
         "/api/handlers//refresh",
         "/api/tags/%E2%28/invalidate",
         "/api/evict?url=%2Farticle%2F1",
@@ -302,6 +303,16 @@ class AdminServletTest {
       assertEquals(400, r.statusCode(), path + ": " + r.body());
       assertTrue(r.body().startsWith("{\"error\":\""), r.body());
       assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
+    }
+  }
+
+  @Test
+  void tagsInAnyScriptAreAcceptedJoinersIncluded() {
+    site();
+    for (String tag : new String[] {"topic:\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645", // Persian, with a ZWNJ
+        "mood:\uD83D\uDC69\u200D\uD83D\uDCBB", "section:\u0441\u043F\u043E\u0440\u0442"}) { // an emoji ZWJ sequence; Cyrillic
+      HttpResponse<String> r = api().post(site.admin("/api/tags/" + enc(tag) + "/invalidate"), "Authorization", BEARER);
+      assertEquals(200, r.statusCode(), tag + ": " + r.body());
     }
   }
 
