@@ -88,14 +88,18 @@ public final class Placeholders {
     return html.contains(ONLINE);
   }
 
-  /** As {@link #render(String, Map, long, String)} with no cache label (it renders as nothing). */
+  /**
+   * As {@link #render(String, Map, long, String)} with no cache label: the cache placeholder is
+   * left in place, for the filter to fill when it sends the page.
+   */
   public static String render(String html, Map<String, Long> views, long online) {
     return render(html, views, online, null);
   }
 
   /**
    * The page with its placeholders replaced; a pure function, no I/O. A view count missing from
-   * {@code views} or negative, a negative {@code online} and a null {@code cache} render as nothing.
+   * {@code views} or negative and a negative {@code online} render as nothing; with a null
+   * {@code cache} the cache placeholder stays as it is.
    */
   public static String render(String html, Map<String, Long> views, long online, String cache) {
     if (!html.contains(PREFIX)) {
@@ -110,7 +114,7 @@ public final class Placeholders {
       }
       out.append(html, copied, m.start());
       if (m.group(1) == null && m.group(2) == null) {
-        out.append(cache == null ? "" : cache);
+        out.append(cache == null ? m.group() : cache);
       } else {
         Long value = m.group(1) == null ? Long.valueOf(online) : views.get(m.group(1));
         if (value != null && value >= 0) {
