@@ -4,7 +4,6 @@ import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -40,7 +39,7 @@ import org.pagecache.store.CachedPage.Header;
  * <p>Charset rules follow the servlet spec: {@code getWriter()} fixes the charset; content type and
  * other headers are read at the end, so a type set after {@code getWriter()} still counts.
  */
-public final class CapturingResponse extends HttpServletResponseWrapper {
+public final class CapturingResponse extends TagsHeaderHidden {
   private static final DateTimeFormatter HTTP_DATE =
       DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC).withLocale(Locale.US);
 
@@ -144,9 +143,7 @@ public final class CapturingResponse extends HttpServletResponseWrapper {
   @Override
   public void setHeader(String name, String value) {
     if (passThrough) {
-      if (!PageBuilder.TAGS_HEADER.equalsIgnoreCase(name)) {
-        super.setHeader(name, value);
-      }
+      super.setHeader(name, value); // TagsHeaderHidden keeps X-Cache-Tags from the client
       return;
     }
     if (committed || name == null || special(name, value, true)) {
@@ -161,9 +158,7 @@ public final class CapturingResponse extends HttpServletResponseWrapper {
   @Override
   public void addHeader(String name, String value) {
     if (passThrough) {
-      if (!PageBuilder.TAGS_HEADER.equalsIgnoreCase(name)) {
-        super.addHeader(name, value);
-      }
+      super.addHeader(name, value);
       return;
     }
     if (committed || name == null || value == null || special(name, value, false)) {
