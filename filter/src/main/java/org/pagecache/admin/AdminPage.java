@@ -121,11 +121,16 @@ final class AdminPage {
     out.append("</section>");
   }
 
+  /** {@code <time>12:00:05 UTC</time> (3 min ago)}. */
+  private void timeAndAgo(long millis) {
+    out.append("<time datetime=\"").append(Instant.ofEpochMilli(millis)).append("\">")
+        .append(e(Format.time(millis))).append("</time> (").append(e(Format.ago(millis, s.now()))).append(')');
+  }
+
   private void lastRefresh(Snapshot.HandlerRow h) {
     if (h.refreshedElsewhereSince()) { // the token is the time of the refresh
-      out.append("<time datetime=\"").append(Instant.ofEpochMilli(h.storedToken())).append("\">")
-          .append(e(Format.time(h.storedToken()))).append("</time> (").append(e(Format.ago(h.storedToken(), s.now())))
-          .append(")<br><span class=\"muted\">from another server, or before this one started; token ")
+      timeAndAgo(h.storedToken());
+      out.append("<br><span class=\"muted\">from another server, or before this one started; token ")
           .append(h.storedToken()).append("</span>");
       return;
     }
@@ -133,9 +138,8 @@ final class AdminPage {
       out.append("<span class=\"muted\">not since this server started</span>");
       return;
     }
-    out.append("<time datetime=\"").append(Instant.ofEpochMilli(h.lastRefreshMillis())).append("\">")
-        .append(e(Format.time(h.lastRefreshMillis()))).append("</time> (").append(e(Format.ago(h.lastRefreshMillis(), s.now())))
-        .append(") by <b>").append(e(h.lastRefreshBy())).append("</b><br><span class=\"muted\">token ")
+    timeAndAgo(h.lastRefreshMillis());
+    out.append(" by <b>").append(e(h.lastRefreshBy())).append("</b><br><span class=\"muted\">token ")
         .append(h.lastToken()).append("</span><br>pages rebuilt since: <b data-f=\"rebuiltSinceRefresh\">").append(h.rebuiltSinceRefresh())
         .append("</b>");
   }

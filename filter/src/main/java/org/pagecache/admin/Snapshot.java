@@ -57,7 +57,7 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
    */
   private static Map<String, Long> storedTokens(PageCache cache, Collection<String> handlers) {
     try {
-      return new UpdateTokens(cache.store(), cache.config().namespace(), cache.config().clock()).stored(handlers);
+      return UpdateTokens.stored(cache.store(), cache.config().namespace(), handlers);
     } catch (StoreException e) {
       return Map.of();
     }

@@ -80,11 +80,13 @@ public final class UpdateTokens {
    * The tokens memcached holds for these handlers, in one multi-get: the time of each one's last
    * refresh, from whichever server it came. Handlers never refreshed are absent.
    *
+   * Reads memcached only; no JVM's memory of tokens is involved, hence static.
+   *
    * @throws StoreException when memcached cannot be read
    */
-  public Map<String, Long> stored(Collection<String> handlers) {
+  public static Map<String, Long> stored(Store store, Namespace namespace, Collection<String> handlers) {
     Map<String, String> keys = new LinkedHashMap<>();
-    handlers.forEach(h -> keys.put(key(h), h));
+    handlers.forEach(h -> keys.put(namespace.token(h), h));
     Map<String, Long> tokens = new LinkedHashMap<>();
     store.getMulti(keys.keySet()).forEach((key, value) -> {
       long token = Versions.parse(value);

@@ -177,10 +177,7 @@ abstract class DeployedDemoContract {
     // Article 35 is the newest Tech article: on /section/tech page 1 and on the home page.
     String[] showIt = {"/article/35", "/api/articles/35", "/section/tech", "/"};
     String[] others = {"/article/34", "/section/world"};
-    for (String path : concat(showIt, others)) {
-      get(path);
-      assertEquals("HIT", xCache(get(path)), path + " cached before the edit");
-    }
+    cachedBeforeThe("edit", showIt, others);
     String title = "Edited on " + getClass().getSimpleName();
 
     HttpResponse<String> saved = new EditorClient(site::uri, "editor", "editor").save(35, title, "New text.\n\nSecond paragraph.");
@@ -202,10 +199,7 @@ abstract class DeployedDemoContract {
   @Test
   void theAdminApiRefreshesOneHandlerWithTheConfiguredTokenOnly() {
     String[] sections = {"/section/sport", "/section/world?page=3"};
-    for (String path : concat(sections, new String[] {"/article/13"})) {
-      get(path);
-      assertEquals("HIT", xCache(get(path)), path + " cached before the refresh");
-    }
+    cachedBeforeThe("refresh", sections, new String[] {"/article/13"});
 
     HttpResponse<byte[]> noToken = Http.post(site.uri("/cache-admin/api/handlers/section/refresh"), "");
     HttpResponse<byte[]> wrongToken = Http.post(site.uri("/cache-admin/api/handlers/section/refresh"), "",
@@ -231,10 +225,7 @@ abstract class DeployedDemoContract {
   @Test
   void theDemoEditorSignsInToTheAdminPageInABrowserAndRefreshesOneHandler() {
     String[] sections = {"/section/tech?page=2", "/section/sport?page=2"};
-    for (String path : concat(sections, new String[] {"/article/21"})) {
-      get(path);
-      assertEquals("HIT", xCache(get(path)), path + " cached before the refresh");
-    }
+    cachedBeforeThe("refresh", sections, new String[] {"/article/21"});
     URI admin = site.uri("/cache-admin/");
     // The demo signs editors in with BASIC: the credentials a browser's sign-in prompt would send.
     String signedIn = admin.getScheme() + "://editor:editor@" + admin.getRawAuthority() + admin.getRawPath();
@@ -324,11 +315,14 @@ abstract class DeployedDemoContract {
     return r.headers().firstValue("X-Cache").orElse("(none)");
   }
 
-  private static String[] concat(String[] a, String[] b) {
-    String[] all = new String[a.length + b.length];
-    System.arraycopy(a, 0, all, 0, a.length);
-    System.arraycopy(b, 0, all, a.length, b.length);
-    return all;
+  /** Requests every page twice and asserts the second is a HIT: the state a test starts from. */
+  private void cachedBeforeThe(String event, String[]... groups) {
+    for (String[] paths : groups) {
+      for (String path : paths) {
+        get(path);
+        assertEquals("HIT", xCache(get(path)), path + " cached before the " + event);
+      }
+    }
   }
 
   /** {@code GET /cms/stats}: the CMS delay and calls per handler. */
