@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import org.pagecache.key.CookieRule;
 
 /**
  * How the pages of one handler are cached. Written as a one-line spec, e.g. in web.xml:
@@ -26,6 +27,11 @@ import java.util.TreeSet;
  *   <tr><td>sessions</td><td>allow: cache requests that carry a session id (off: they bypass)</td></tr>
  *   <tr><td>early-refresh</td><td>on, off or a strength (1.0 = on): rebuild hot pages shortly before expiry</td></tr>
  *   <tr><td>enabled</td><td>false: never cache this handler</td></tr>
+ *   <tr><td>cookies</td><td>bypass (default): a request with a cookie that is not ignored bypasses;
+ *       vary:NAME|NAME: keyed on these cookies; ignore: the pages never depend on a cookie</td></tr>
+ *   <tr><td>headers</td><td>report (default): headers the handler reads that are not in the key are
+ *       shown on the admin page and logged; strict: such pages are not stored</td></tr>
+ *   <tr><td>harmless</td><td>request headers the handler reads that do not change its pages (|-separated)</td></tr>
  * </table>
  */
 public record CachePolicy(
@@ -40,25 +46,32 @@ public record CachePolicy(
     boolean allowAuthorized,
     boolean allowSessions,
     double earlyRefresh,
-    boolean enabled) {
+    boolean enabled,
+    CookieRule cookies,
+    boolean strictHeaders,
+    List<String> harmless) {
 
   public static final Set<Integer> DEFAULT_STATUSES = Set.of(200, 203, 300, 301, 308);
+  private static final String KEYS = "ttl, grace, vary, statuses, paths, cache-control, ttl-max, authorized,"
+      + " sessions, early-refresh, enabled, cookies, headers, harmless";
 
   public CachePolicy {
     vary = List.copyOf(vary);
     statuses = Set.copyOf(statuses);
     paths = List.copyOf(paths);
+    harmless = List.copyOf(harmless);
   }
 
   /** The policy every handler gets unless configured otherwise. */
   public static CachePolicy defaults(String handler, Duration ttl, Duration grace) {
     return new CachePolicy(handler, ttl, grace, List.of(), DEFAULT_STATUSES, List.of(), false,
-        Duration.ofHours(1), false, false, 0, true);
+        Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of());
   }
 
-  /** How long memcached keeps the page: fresh time plus grace. */
-  public Duration storeTtl(Duration fresh) {
-    return fresh.plus(grace);
+  /** This policy under another handler's name (a configured default applied to a handler). */
+  CachePolicy named(String name) {
+    return new CachePolicy(name, ttl, grace, vary, statuses, paths, honorCacheControl, ttlMax, allowAuthorized,
+        allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless);
   }
 
   /** This policy with the settings of a spec applied on top; the handler name is kept. */
@@ -75,6 +88,9 @@ public record CachePolicy(
     boolean sessions = allowSessions;
     double early = earlyRefresh;
     boolean enabled = this.enabled;
+    CookieRule cookies = this.cookies;
+    boolean strict = strictHeaders;
+    List<String> harmless = this.harmless;
     for (String item : spec.split(",")) {
       if (item.isBlank()) {
         continue;
@@ -82,7 +98,7 @@ public record CachePolicy(
       int eq = item.indexOf('=');
       if (eq < 1) {
         throw new IllegalArgumentException(param + ": '" + item.trim()
-            + "' is not key=value; keys: ttl, grace, vary, statuses, paths, cache-control, ttl-max, authorized, sessions, early-refresh, enabled");
+            + "' is not key=value; keys: " + KEYS);
       }
       String key = item.substring(0, eq).trim().toLowerCase(Locale.ROOT);
       String value = item.substring(eq + 1).trim();
@@ -99,14 +115,18 @@ public record CachePolicy(
         case "sessions" -> sessions = Settings.bool(p, value);
         case "early-refresh" -> early = earlyRefresh(p, value);
         case "enabled" -> enabled = Settings.bool(p, value);
+        case "cookies" -> cookies = CookieRule.parse(p, value);
+        case "headers" -> strict = headersMode(p, value);
+        case "harmless" -> harmless = headerNames(p, value);
         default -> throw new IllegalArgumentException(p + ": unknown key '" + key
-            + "'; keys: ttl, grace, vary, statuses, paths, cache-control, ttl-max, authorized, sessions, early-refresh, enabled");
+            + "'; keys: " + KEYS);
       }
     }
     if (ttl.isZero()) {
       throw new IllegalArgumentException(param + ".ttl: '0s' must be at least 1s; use enabled=false to turn caching off");
     }
-    return new CachePolicy(handler, ttl, grace, vary, statuses, paths, cc, ttlMax, auth, sessions, early, enabled);
+    return new CachePolicy(handler, ttl, grace, vary, statuses, paths, cc, ttlMax, auth, sessions, early, enabled,
+        cookies, strict, harmless);
   }
 
   /** The policy in its own spec syntax, for the admin page and logs. */
@@ -119,7 +139,18 @@ public record CachePolicy(
         + (allowAuthorized ? ", authorized=allow" : "")
         + (allowSessions ? ", sessions=allow" : "")
         + (earlyRefresh > 0 ? ", early-refresh=" + earlyRefresh : "")
-        + (enabled ? "" : ", enabled=false");
+        + (enabled ? "" : ", enabled=false")
+        + ", cookies=" + cookies.spec()
+        + (strictHeaders ? ", headers=strict" : "")
+        + (harmless.isEmpty() ? "" : ", harmless=" + String.join("|", harmless));
+  }
+
+  private static boolean headersMode(String param, String value) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "report" -> false;
+      case "strict" -> true;
+      default -> throw new IllegalArgumentException(param + ": '" + value + "' is not report or strict");
+    };
   }
 
   private static List<String> headerNames(String param, String value) {

@@ -12,6 +12,7 @@ import java.util.function.Function;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.CountersSettings;
+import org.pagecache.key.IgnoredCookies;
 import org.pagecache.key.Namespace;
 import org.pagecache.store.ServerList;
 import org.pagecache.store.Store;
@@ -49,6 +50,7 @@ public final class PageCacheConfig {
     d.put("ttl", "60s");
     d.put("grace", "10m");
     d.put("policies", "");
+    d.put("cookies.ignore", "");
     d.put("max.entry.size", "1000000");
     d.put("header", "X-Cache");
     d.put("lock.ttl", "10s");
@@ -73,6 +75,7 @@ public final class PageCacheConfig {
   final Duration ttl;
   final Duration grace;
   final Policies policies;
+  final IgnoredCookies ignoredCookies;
   final int maxEntrySize;
   final String header;
   final Duration lockTtl;
@@ -118,6 +121,8 @@ public final class PageCacheConfig {
     grace = check(errors, () -> Settings.duration("grace", v.get("grace")), Duration.ofMinutes(10));
     policies = check(errors, () -> Policies.parse(v.get("policies"), CachePolicy.defaults("", ttl, grace)),
         Policies.parse("", CachePolicy.defaults("", ttl, grace)));
+    ignoredCookies = check(errors, () -> IgnoredCookies.parse("cookies.ignore", v.get("cookies.ignore")),
+        IgnoredCookies.builtIn());
     maxEntrySize = check(errors, () -> entrySize(v.get("max.entry.size")), 1_000_000);
     header = check(errors, () -> headerName(v.get("header")), "X-Cache");
     lockTtl = check(errors, () -> expiry("lock.ttl", v), Duration.ofSeconds(10));

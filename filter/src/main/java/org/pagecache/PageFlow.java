@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.pagecache.admin.Event;
@@ -22,6 +23,7 @@ import org.pagecache.capture.Cacheability;
 import org.pagecache.capture.CaptureRequest;
 import org.pagecache.capture.Captured;
 import org.pagecache.capture.CapturingResponse;
+import org.pagecache.capture.HeaderReads;
 import org.pagecache.capture.PageBuilder;
 import org.pagecache.capture.PageSender;
 import org.pagecache.capture.PageSender.Label;
@@ -29,7 +31,9 @@ import org.pagecache.capture.TagsHeaderHidden;
 import org.pagecache.counters.Placeholders;
 import org.pagecache.freshness.Freshness;
 import org.pagecache.freshness.Freshness.Decision;
+import org.pagecache.freshness.HitForMiss;
 import org.pagecache.key.PageKey;
+import org.pagecache.key.RequestParts;
 import org.pagecache.store.CachedPage;
 import org.pagecache.store.CachedPage.Header;
 import org.pagecache.store.CachedPage.TagVersion;
@@ -68,7 +72,7 @@ final class PageFlow {
 
   /** The request being handled, with what every step needs. */
   private record Page(HttpServletRequest req, HttpServletResponse res, FilterChain chain,
-      String handler, CachePolicy policy, HandlerStats stats) {}
+      String handler, CachePolicy policy, HandlerStats stats, RequestParts parts) {}
 
   void handle(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
     String method = req.getMethod();
@@ -81,10 +85,12 @@ final class PageFlow {
     }
     String handler = cache.policies.handlerFor(req);
     CachePolicy policy = cache.policies.policy(handler);
-    Page p = new Page(req, res, chain, handler, policy, cache.stats.handler(handler));
     String skip = requestBypass(req, policy);
-    if (skip != null) {
-      bypass(p, skip);
+    RequestParts parts = skip != null ? NO_PARTS
+        : RequestParts.of(req, policy.cookies(), cache.config.ignoredCookies, sessionCookie(req));
+    Page p = new Page(req, res, chain, handler, policy, cache.stats.handler(handler), parts);
+    if (skip != null || parts.bypass() != null) {
+      bypass(p, skip != null ? skip : parts.bypass());
       return;
     }
     Found found;
@@ -97,7 +103,7 @@ final class PageFlow {
     }
     CachedPage page = found.page;
     if (page != null && page.isUncacheableMarker() && cache.clock.millis() < page.freshUntilMillis()) {
-      bypass(p, page.uncacheableReason());
+      afterRefusal(p, found);
       return;
     }
     switch (found.decision.state()) {
@@ -124,6 +130,27 @@ final class PageFlow {
     }
   }
 
+  private static final RequestParts NO_PARTS = new RequestParts(null, List.of(), List.of());
+
+  /**
+   * A page whose last build was refused: build it again at once without waiting on its lock
+   * (hit-for-miss), or, once refusals keep coming, pass it to the handler (see {@link HitForMiss}).
+   */
+  private void afterRefusal(Page p, Found found) throws IOException, ServletException {
+    if (HitForMiss.passes(found.page)) {
+      bypass(p, found.page.uncacheableReason());
+    } else {
+      p.stats.record(Event.MISS);
+      rebuild(p, found, null, null);
+    }
+  }
+
+  /** The container's session cookie: it follows the policy's {@code sessions=}, not its {@code cookies=}. */
+  private static String sessionCookie(HttpServletRequest req) {
+    String name = req.getServletContext().getSessionCookieConfig().getName();
+    return name == null ? "JSESSIONID" : name;
+  }
+
   private static String requestBypass(HttpServletRequest req, CachePolicy policy) {
     if (!policy.enabled()) {
       return "disabled";
@@ -141,7 +168,7 @@ final class PageFlow {
 
   private Found lookup(Page p) {
     List<String> varyNames = cache.varyHeaders(p.handler, p.policy);
-    String key = pageKey(p.req, p.handler, varyNames);
+    String key = pageKey(p, varyNames);
     String tokenKey = cache.tokens.key(p.handler);
     Map<String, byte[]> got = cache.store.getMulti(List.of(tokenKey, key));
     long token = cache.tokens.effective(p.handler, got.get(tokenKey));
@@ -149,7 +176,7 @@ final class PageFlow {
     if (page != null && !page.vary().isEmpty()) {
       // The response varied on headers this JVM did not key on yet: learn them, look again.
       if (cache.learnVary(p.handler, page.vary().stream().map(Header::name).toList())) {
-        String keyed = pageKey(p.req, p.handler, cache.varyHeaders(p.handler, p.policy));
+        String keyed = pageKey(p, cache.varyHeaders(p.handler, p.policy));
         if (!keyed.equals(key)) {
           key = keyed;
           page = cache.codec.decode(key, cache.store.get(key));
@@ -168,14 +195,17 @@ final class PageFlow {
     return new Found(key, page, token, decision, versions);
   }
 
-  private String pageKey(HttpServletRequest req, String handler, List<String> varyNames) {
-    List<String[]> vary = new ArrayList<>(varyNames.size());
+  /** The page's key: its URL, the headers the handler varies on, and the request's own key parts. */
+  private String pageKey(Page p, List<String> varyNames) {
+    HttpServletRequest req = p.req;
+    List<String[]> vary = new ArrayList<>(varyNames.size() + p.parts.keyParts().size());
     for (String name : varyNames) {
       vary.add(new String[] {name, headerValue(req, name)});
     }
+    vary.addAll(p.parts.keyParts());
     String canonical = PageKey.canonical(req.getScheme(), req.getServerName(), req.getServerPort(),
         req.getRequestURI(), req.getQueryString(), vary);
-    return cache.config.namespace.page(handler, canonical);
+    return cache.config.namespace.page(p.handler, canonical);
   }
 
   private static String headerValue(HttpServletRequest req, String name) {
@@ -270,21 +300,33 @@ final class PageFlow {
    */
   private void bypass(Page p, String reason) throws IOException, ServletException {
     p.stats.record(Event.BYPASS);
+    p.stats.bypassed(reason);
     Label label = new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=" + detail(reason));
     if (isHead(p)) {
       label.apply(p.res);
-      p.chain.doFilter(p.req, new TagsHeaderHidden(p.res));
+      CaptureRequest watched = CaptureRequest.watching(p.req);
+      p.chain.doFilter(watched, new TagsHeaderHidden(p.res));
+      recordCookieBypass(p, watched);
       return;
     }
     CapturingResponse capture = newCapture(p);
     capture.onPassThrough(label::apply);
-    p.chain.doFilter(CaptureRequest.asSent(p.req, capture), capture);
+    CaptureRequest watched = CaptureRequest.asSent(p.req, capture);
+    p.chain.doFilter(watched, capture);
+    recordCookieBypass(p, watched);
     Captured c = capture.finish();
     if (c.passedThrough()) {
       cache.live.count(LiveCounts.declared(p.req));
       return;
     }
     replay(p, c, label);
+  }
+
+  /** The evidence an operator opens the cache up with: which cookies bypassed, and whether the handler read one. */
+  private static void recordCookieBypass(Page p, CaptureRequest watched) {
+    if (!p.parts.cookies().isEmpty()) {
+      p.stats.cookieBypass(p.parts.cookies(), watched.reads().readCookies());
+    }
   }
 
   private CapturingResponse newCapture(Page p) {
@@ -317,8 +359,11 @@ final class PageFlow {
         pause = Math.min(pause * 2, MAX_POLL_MILLIS);
         Map<String, byte[]> got = cache.store.getMulti(List.of(found.key, lockKey));
         CachedPage page = cache.codec.decode(found.key, got.get(found.key));
+        if (page != null && !builtAfter(page, found.page)) {
+          page = null; // still what the lookup found (a page that may not be served stale)
+        }
         if (page != null && page.isUncacheableMarker()) {
-          bypass(p, page.uncacheableReason());
+          afterRefusal(p, new Found(found.key, page, found.token, found.decision, found.tagVersions));
           return;
         }
         if (page != null && varyMatches(page, p.req)) {
@@ -338,6 +383,10 @@ final class PageFlow {
       p.stats.record(Event.ERROR);
     }
     rebuild(p, found, null, null); // waited lock.wait for nothing: never keep a reader waiting longer
+  }
+
+  private static boolean builtAfter(CachedPage page, CachedPage before) {
+    return before == null || page.builtAtMillis() > before.builtAtMillis();
   }
 
   private static void sleep(long millis) {
@@ -394,9 +443,10 @@ final class PageFlow {
     CapturingResponse capture = newCapture(p);
     capture.onPassThrough(new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=streamed")::apply);
     markRecentInvalidation(p, found, start);
+    CaptureRequest shared = CaptureRequest.forSharing(p.req, capture);
     Captured c;
     try {
-      p.chain.doFilter(CaptureRequest.forSharing(p.req, capture), capture);
+      p.chain.doFilter(shared, capture);
       c = capture.finish();
     } catch (IOException | ServletException | RuntimeException e) {
       unlock(p, lease);
@@ -410,9 +460,10 @@ final class PageFlow {
     }
     if (c.passedThrough()) {
       // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
-      rememberUncacheable(p, found.key, c.overflowed() ? "too-large" : "async", start);
+      String reason = c.overflowed() ? "too-large" : "async";
+      rememberRefusal(p, found, reason, start);
       unlock(p, lease);
-      p.stats.record(Event.BYPASS);
+      recordBypass(p, reason);
       cache.live.count(LiveCounts.declared(p.req));
       return;
     }
@@ -422,13 +473,17 @@ final class PageFlow {
       return;
     }
     Captured cc = c.sentError() && p.policy.statuses().contains(c.status()) ? withErrorBody(c) : c;
-    String refusal = Cacheability.refusal(cc, p.policy.statuses());
+    boolean unkeyedRead = recordUnkeyedReads(p, shared.reads());
+    String refusal = Cacheability.refusal(cc, p.policy.statuses(), start);
     if (refusal == null && containerSetCookie(p)) {
       refusal = "set-cookie";
     }
+    if (refusal == null && unkeyedRead && p.policy.strictHeaders()) {
+      refusal = "unkeyed-header";
+    }
     Duration fresh = p.policy.ttl();
     if (refusal == null && p.policy.honorCacheControl()) {
-      Duration asked = Cacheability.requestedTtl(cc, p.policy.ttlMax());
+      Duration asked = Cacheability.requestedTtl(cc, p.policy.ttlMax(), start);
       if (asked != null && asked.isZero()) {
         refusal = "max-age-0";
       } else if (asked != null) {
@@ -436,16 +491,51 @@ final class PageFlow {
       }
     }
     if (refusal != null) {
-      if (c.status() < 500) {
-        rememberUncacheable(p, found.key, refusal, start);
+      if (c.status() < 500 && stale == null) {
+        rememberRefusal(p, found, refusal, start); // a stale copy stays: it is served while the next request tries again
       }
       unlock(p, lease);
-      p.stats.record(Event.BYPASS);
+      recordBypass(p, refusal);
       replay(p, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=" + detail(refusal)));
       return;
     }
     store(p, found, cc, stale, lease, start, fresh);
   }
+
+  private static void recordBypass(Page p, String reason) {
+    p.stats.record(Event.BYPASS);
+    p.stats.bypassed(reason);
+  }
+
+  /**
+   * Records the request headers the handler read that are not part of the page's key, logging each
+   * once per handler: the evidence for {@code vary=} or {@code harmless=}. True when there were any.
+   */
+  private boolean recordUnkeyedReads(Page p, HeaderReads reads) {
+    boolean any = false;
+    for (String name : reads.names()) {
+      if (keyed(p, name)) {
+        continue;
+      }
+      any = true;
+      if (p.stats.unkeyedHeaderRead(name)) {
+        log.warn("pagecache: handler '{}' read the request header '{}', which is not part of its key: add vary={}"
+            + " to its policy if its pages depend on it, or harmless={} if they do not", p.handler, name, name, name);
+      }
+    }
+    return any;
+  }
+
+  /** Headers a page's key covers, that decide a bypass, or that never change a page. */
+  private boolean keyed(Page p, String name) {
+    return RequestParts.keyedHeader(name) || NEVER_CHANGE_A_PAGE.contains(name) || p.policy.harmless().contains(name)
+        || cache.varyHeaders(p.handler, p.policy).contains(name)
+        || (name.equals("authorization") && !p.policy.allowAuthorized());
+  }
+
+  /** Request headers about the message or connection, not about which page to send. */
+  private static final Set<String> NEVER_CHANGE_A_PAGE = Set.of("content-length", "content-type", "connection",
+      "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "expect");
 
   private void store(Page p, Found found, Captured c, CachedPage stale, Lease lease, long start, Duration fresh)
       throws IOException {
@@ -453,7 +543,7 @@ final class PageFlow {
     String key = found.key;
     List<Header> vary = responseVary(p, c);
     if (!vary.isEmpty() && cache.learnVary(p.handler, vary.stream().map(Header::name).toList())) {
-      key = pageKey(p.req, p.handler, cache.varyHeaders(p.handler, p.policy));
+      key = pageKey(p, cache.varyHeaders(p.handler, p.policy));
     }
     List<TagVersion> tags;
     try {
@@ -461,9 +551,10 @@ final class PageFlow {
     } catch (StoreException e) {
       tags = null;
     }
+    boolean mustRevalidate = Cacheability.forbidsStale(c);
     CachedPage page = PageBuilder.build(c, new PageBuilder.Context(now, fresh.toMillis(), now - start,
         found.token, tags == null ? List.of() : tags, LiveCounts.declared(p.req), Placeholders.contains(c.body()),
-        vary, cacheHeader));
+        vary, cacheHeader, mustRevalidate));
     byte[] bytes = cache.codec.encode(page);
     String fwd = stale != null ? "fwd=stale" : "fwd=uri-miss";
     if (tags == null) {
@@ -473,13 +564,14 @@ final class PageFlow {
       return;
     }
     if (bytes.length > cache.config.maxEntrySize) {
-      rememberUncacheable(p, found.key, "too-large", start);
+      rememberRefusal(p, found, "too-large", start);
       unlock(p, lease);
-      p.stats.record(Event.BYPASS);
+      recordBypass(p, "too-large");
       replay(p, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=too-large"));
       return;
     }
-    boolean stored = storeQuietly(p, key, bytes, storeTtlSeconds(fresh.plus(p.policy.grace())));
+    // A page that may not be served stale is of no use past its fresh time.
+    boolean stored = storeQuietly(p, key, bytes, storeTtlSeconds(mustRevalidate ? fresh : fresh.plus(p.policy.grace())));
     if (stored) {
       p.stats.record(Event.WRITE);
     }
@@ -500,10 +592,14 @@ final class PageFlow {
     return p.res.containsHeader("Set-Cookie");
   }
 
-  /** A small marker entry: this page is not cacheable, bypass it without waiting or capturing. */
-  private void rememberUncacheable(Page p, String key, String reason, long now) {
-    CachedPage marker = CachedPage.uncacheable(reason, now, now + cache.config.uncacheableTtl.toMillis());
-    storeQuietly(p, key, cache.codec.encode(marker), (int) Math.max(1, cache.config.uncacheableTtl.toSeconds()));
+  /**
+   * A small marker entry: the last build of this page was refused, so nobody waits on its lock;
+   * it counts the refusals in a row, which decides between miss and pass (see {@link HitForMiss}).
+   */
+  private void rememberRefusal(Page p, Found found, String reason, long now) {
+    CachedPage marker = CachedPage.uncacheable(reason, HitForMiss.refusalsAfter(found.page, now), now,
+        now + cache.config.uncacheableTtl.toMillis());
+    storeQuietly(p, found.key, cache.codec.encode(marker), (int) Math.max(1, cache.config.uncacheableTtl.toSeconds()));
   }
 
   private boolean storeQuietly(Page p, String key, byte[] bytes, int ttlSeconds) {

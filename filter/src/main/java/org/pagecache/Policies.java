@@ -113,8 +113,7 @@ final class Policies {
   }
 
   private static CachePolicy rename(CachePolicy p, String handler) {
-    return new CachePolicy(handler, p.ttl(), p.grace(), p.vary(), p.statuses(), p.paths(),
-        p.honorCacheControl(), p.ttlMax(), p.allowAuthorized(), p.allowSessions(), p.earlyRefresh(), p.enabled());
+    return p.named(handler);
   }
 
   /**

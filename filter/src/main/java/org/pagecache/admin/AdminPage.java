@@ -47,6 +47,7 @@ final class AdminPage {
     header();
     flash();
     handlers();
+    evidence();
     tools();
     trace();
     cluster();
@@ -119,6 +120,38 @@ final class AdminPage {
       out.append(".</p>");
     }
     out.append("</section>");
+  }
+
+  /**
+   * What each handler's pages depend on, as this server observed it: the cookies that made requests
+   * bypass (names only) and whether the handler read any cookie in them, and the request headers it
+   * read while building a page that are not part of the page's key. An operator opens the cache up
+   * from this evidence: ignore a cookie never read, vary on a header that changes the page.
+   */
+  private void evidence() {
+    List<Snapshot.HandlerRow> rows = s.handlers().stream().filter(Snapshot.HandlerRow::hasEvidence).toList();
+    if (rows.isEmpty()) {
+      return;
+    }
+    out.append("<section id=\"evidence\"><h2>What pages depend on</h2><p class=\"hint\">Cookies that made requests"
+        + " bypass the cache, and request headers a handler read while building a page that are not part of its key."
+        + " A cookie never read by its handler can go on <code>cookies.ignore</code>; a header that changes the page"
+        + " belongs in the policy's <code>vary=</code>, one that does not in its <code>harmless=</code>.</p>")
+        .append("<div class=\"scroll\"><table class=\"evidence\"><thead><tr><th>Handler</th><th>Input</th>"
+            + "<th class=\"n\">Requests</th><th>Read by the handler</th></tr></thead><tbody>");
+    for (Snapshot.HandlerRow h : rows) {
+      h.bypassCookies().forEach((name, c) -> evidenceRow(h.name(), "cookie <code>" + e(name) + "</code>",
+          Format.count(c[0]) + " bypassed", c[1] == 0 ? "never" : "a cookie was read in " + Format.count(c[1])));
+      h.unkeyedHeaders().forEach((name, n) -> evidenceRow(h.name(), "header <code>" + e(name) + "</code>, not in the key",
+          Format.count(n) + " built", "read while building"));
+    }
+    out.append("</tbody></table></div></section>");
+  }
+
+  private void evidenceRow(String handler, String inputHtml, String requests, String read) {
+    out.append("<tr data-h=\"").append(e(handler)).append("\"><th scope=\"row\">").append(e(handler))
+        .append("</th><td>").append(inputHtml).append("</td><td class=\"n\">").append(requests)
+        .append("</td><td>").append(read).append("</td></tr>");
   }
 
   /** {@code <time>12:00:05 UTC</time> (3 min ago)}. */

@@ -71,12 +71,19 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
   record HandlerRow(String name, String policy, long hits, long stale, long misses, long rebuilds,
       long lockWaits, long bypasses, long storeErrors, double hitRatio, long lastRefreshMillis,
       String lastRefreshBy, long lastToken, long rebuiltSinceRefresh, String trace, boolean enabled,
-      long storedToken) {
+      long storedToken, Map<String, Long> bypassReasons, Map<String, long[]> bypassCookies,
+      Map<String, Long> unkeyedHeaders) {
 
     static HandlerRow of(HandlerStats s, String policy, boolean enabled, long storedToken) {
       return new HandlerRow(s.handler(), policy, s.hits.sum(), s.stale.sum(), s.misses.sum(), s.rebuilds.sum(),
           s.lockWaits.sum(), s.bypasses.sum(), s.storeErrors.sum(), s.hitRatio(), s.lastRefreshMillis(),
-          s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh.sum(), s.trace(), enabled, storedToken);
+          s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh.sum(), s.trace(), enabled, storedToken,
+          s.bypassReasons(), s.cookieBypasses(), s.unkeyedHeaders());
+    }
+
+    /** Whether there is evidence to show: cookies that bypassed, or headers read outside the key. */
+    boolean hasEvidence() {
+      return !bypassCookies.isEmpty() || !unkeyedHeaders.isEmpty();
     }
 
     boolean refreshed() {

@@ -1,6 +1,7 @@
 package org.pagecache.admin;
 
 import java.time.Instant;
+import java.util.Map;
 import org.pagecache.PageCache;
 
 /**
@@ -44,8 +45,23 @@ final class StatsJson {
         .field("lastToken", h.refreshed() ? (Long) h.lastToken() : null)
         .field("storedToken", h.storedToken() > 0 ? (Long) h.storedToken() : null)
         .field("rebuiltSinceRefresh", h.rebuiltSinceRefresh())
-        .field("trace", h.trace())
-        .endObject();
+        .field("trace", h.trace());
+    counts(j.name("bypassReasons"), h.bypassReasons());
+    j.name("bypassCookies").beginArray();
+    h.bypassCookies().forEach((name, c) -> j.beginObject()
+        .field("name", name)
+        .field("bypasses", c[0])
+        .field("readByHandler", c[1])
+        .endObject());
+    j.endArray();
+    counts(j.name("unkeyedHeaders"), h.unkeyedHeaders());
+    j.endObject();
+  }
+
+  private static void counts(Json j, Map<String, Long> counts) {
+    j.beginObject();
+    counts.forEach(j::field);
+    j.endObject();
   }
 
   private static void server(Json j, Snapshot.ServerRow s) {

@@ -3,6 +3,7 @@ package org.pagecache.capture;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import java.util.Set;
  *   <li>Accept-Encoding is hidden: the filter compresses, the handler writes identity.
  * </ul>
  * Starting async hands the response to the container first (see {@link CapturingResponse#passThrough()}).
+ * Every header and cookie read is recorded in {@link #reads()}: what the page depends on.
  */
 public final class CaptureRequest extends HttpServletRequestWrapper {
   private static final Set<String> HIDDEN = Set.of("range", "if-range", "if-none-match",
@@ -30,6 +32,7 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
 
   private final CapturingResponse capture;
   private final boolean shared;
+  private final HeaderReads reads = new HeaderReads();
 
   private CaptureRequest(HttpServletRequest request, CapturingResponse capture, boolean shared) {
     super(request);
@@ -50,6 +53,16 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
     return new CaptureRequest(request, capture, false);
   }
 
+  /** For a request that is only watched, not captured (a bypassed HEAD): it records what the handler reads. */
+  public static CaptureRequest watching(HttpServletRequest request) {
+    return new CaptureRequest(request, null, false);
+  }
+
+  /** The headers and cookies the handler has read so far. */
+  public HeaderReads reads() {
+    return reads;
+  }
+
   @Override
   public String getMethod() {
     String method = super.getMethod();
@@ -58,22 +71,38 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
 
   @Override
   public String getHeader(String name) {
-    return hidden(name) ? null : super.getHeader(name);
+    if (hidden(name)) {
+      return null;
+    }
+    reads.header(name);
+    return super.getHeader(name);
   }
 
   @Override
   public Enumeration<String> getHeaders(String name) {
-    return hidden(name) ? Collections.emptyEnumeration() : super.getHeaders(name);
+    if (hidden(name)) {
+      return Collections.emptyEnumeration();
+    }
+    reads.header(name);
+    return super.getHeaders(name);
   }
 
   @Override
   public long getDateHeader(String name) {
-    return hidden(name) ? -1 : super.getDateHeader(name);
+    if (hidden(name)) {
+      return -1;
+    }
+    reads.header(name);
+    return super.getDateHeader(name);
   }
 
   @Override
   public int getIntHeader(String name) {
-    return hidden(name) ? -1 : super.getIntHeader(name);
+    if (hidden(name)) {
+      return -1;
+    }
+    reads.header(name);
+    return super.getIntHeader(name);
   }
 
   @Override
@@ -81,6 +110,25 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
     List<String> names = Collections.list(super.getHeaderNames());
     names.removeIf(this::hidden);
     return Collections.enumeration(names);
+  }
+
+  @Override
+  public Cookie[] getCookies() {
+    reads.cookies();
+    return super.getCookies();
+  }
+
+  /** The locale comes from Accept-Language: reading it is reading that header. */
+  @Override
+  public Locale getLocale() {
+    reads.header("Accept-Language");
+    return super.getLocale();
+  }
+
+  @Override
+  public Enumeration<Locale> getLocales() {
+    reads.header("Accept-Language");
+    return super.getLocales();
   }
 
   @Override
@@ -96,6 +144,9 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
   }
 
   private void handOver() {
+    if (capture == null) {
+      return;
+    }
     try {
       capture.passThrough();
     } catch (IOException e) {

@@ -23,7 +23,8 @@ public final class PageBuilder {
 
   /** What the build knows besides the captured response. */
   public record Context(long builtAtMillis, long freshMillis, long buildMillis, long token,
-      List<TagVersion> tags, List<String> viewKeys, boolean placeholders, List<Header> vary, String cacheHeader) {}
+      List<TagVersion> tags, List<String> viewKeys, boolean placeholders, List<Header> vary, String cacheHeader,
+      boolean mustRevalidate) {}
 
   public static CachedPage build(Captured c, Context ctx) {
     List<Header> headers = new ArrayList<>();
@@ -47,7 +48,7 @@ public final class PageBuilder {
     }
     return new CachedPage(c.status(), headers, stored, gzip, Bodies.etag(identity), ctx.builtAtMillis,
         ctx.builtAtMillis + ctx.freshMillis, ctx.buildMillis, ctx.token, ctx.tags, ctx.viewKeys,
-        ctx.placeholders, ctx.vary, null);
+        ctx.placeholders, ctx.vary, null, ctx.mustRevalidate, 0);
   }
 
   /** Response header in which a handler may declare the page's tags; never sent to the client. */

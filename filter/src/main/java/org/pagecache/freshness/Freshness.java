@@ -12,7 +12,8 @@ import org.pagecache.store.CachedPage;
  *       and no tag invalidated since it was built.
  *   <li>STALE: present but expired, or condemned by a refresh or a tag invalidation. It may be
  *       served while one request rebuilds it (soft expiry: memcached keeps it for the grace).
- *   <li>ABSENT: nothing usable is stored.
+ *   <li>ABSENT: nothing usable is stored, or the page is stale and its handler forbade serving
+ *       it stale ({@code must-revalidate}): it is then rebuilt like a page never built.
  * </ul>
  *
  * <p>Optional early refresh follows "probabilistic early expiration" (Vattani et al., XFetch): a
@@ -47,6 +48,18 @@ public final class Freshness {
     if (page == null || page.isUncacheableMarker()) {
       return Decision.ABSENT;
     }
+    Decision stale = staleness(page, nowMillis, handlerToken, tagVersions);
+    if (stale != null) {
+      return page.mustRevalidate() ? new Decision(State.ABSENT, "must-revalidate", false) : stale;
+    }
+    if (earlyBeta > 0 && shouldRefreshEarly(page, nowMillis, earlyBeta, random)) {
+      return new Decision(State.STALE, "early refresh", true);
+    }
+    return Decision.FRESH;
+  }
+
+  /** Why a page is no longer fresh, or null while it is. */
+  private static Decision staleness(CachedPage page, long nowMillis, long handlerToken, Map<String, Long> tagVersions) {
     if (page.token() < handlerToken) {
       return new Decision(State.STALE, "refreshed", false);
     }
@@ -59,10 +72,7 @@ public final class Freshness {
     if (nowMillis >= page.freshUntilMillis()) {
       return new Decision(State.STALE, "expired", false);
     }
-    if (earlyBeta > 0 && shouldRefreshEarly(page, nowMillis, earlyBeta, random)) {
-      return new Decision(State.STALE, "early refresh", true);
-    }
-    return Decision.FRESH;
+    return null;
   }
 
   /** XFetch: refresh when now - buildTime * beta * ln(random) reaches the expiry. */

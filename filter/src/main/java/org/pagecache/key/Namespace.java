@@ -14,7 +14,7 @@ package org.pagecache.key;
  */
 public record Namespace(String name) {
   /** Bumped when the stored entry format changes incompatibly. */
-  public static final int FORMAT = 1;
+  public static final int FORMAT = 2;
 
   public Namespace {
     if (name == null || !name.matches("[A-Za-z0-9_.-]{1,32}")) {

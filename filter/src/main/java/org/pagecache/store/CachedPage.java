@@ -20,7 +20,9 @@ import java.util.List;
  * @param placeholders  whether the body holds counter placeholders to substitute at serve time
  * @param vary          request headers outside the policy that the response varied on, with the
  *                      values this page was built for
- * @param uncacheableReason non-null for a marker: "this page is not cacheable, do not wait or retry"
+ * @param uncacheableReason non-null for a marker: "the last build of this page was refused, for this reason"
+ * @param mustRevalidate the handler forbade serving the page stale ({@code must-revalidate})
+ * @param refusals      for a marker: how many builds in a row were refused (see {@code HitForMiss})
  */
 public record CachedPage(
     int status,
@@ -36,7 +38,9 @@ public record CachedPage(
     List<String> viewKeys,
     boolean placeholders,
     List<Header> vary,
-    String uncacheableReason) {
+    String uncacheableReason,
+    boolean mustRevalidate,
+    int refusals) {
 
   public CachedPage {
     headers = List.copyOf(headers);
@@ -45,10 +49,23 @@ public record CachedPage(
     vary = List.copyOf(vary);
   }
 
-  /** A small entry remembering that a page turned out uncacheable, so nobody waits on its lock. */
+  /** A page as stored before must-revalidate and refusal counts were recorded. */
+  public CachedPage(int status, List<Header> headers, byte[] body, boolean gzipped, String etag,
+      long builtAtMillis, long freshUntilMillis, long buildMillis, long token, List<TagVersion> tags,
+      List<String> viewKeys, boolean placeholders, List<Header> vary, String uncacheableReason) {
+    this(status, headers, body, gzipped, etag, builtAtMillis, freshUntilMillis, buildMillis, token, tags,
+        viewKeys, placeholders, vary, uncacheableReason, false, 0);
+  }
+
+  /** A small entry remembering that a page's first refused build, so nobody waits on its lock. */
   public static CachedPage uncacheable(String reason, long nowMillis, long untilMillis) {
+    return uncacheable(reason, 1, nowMillis, untilMillis);
+  }
+
+  /** A small entry remembering that the last {@code refusals} builds of a page were refused. */
+  public static CachedPage uncacheable(String reason, int refusals, long nowMillis, long untilMillis) {
     return new CachedPage(0, List.of(), new byte[0], false, "", nowMillis, untilMillis, 0, 0,
-        List.of(), List.of(), false, List.of(), reason);
+        List.of(), List.of(), false, List.of(), reason, false, refusals);
   }
 
   public boolean isUncacheableMarker() {

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PageCodec {
   /** First byte of every entry; bump on any change of the layout below. */
-  static final byte FORMAT_VERSION = 1;
+  static final byte FORMAT_VERSION = 2;
   private static final int REGISTRATION_ID = 20;
   private static final long LOG_INTERVAL_MILLIS = 60_000;
   private static final int MAX_LOGGED_KEYS = 10_000;
@@ -149,6 +149,8 @@ public final class PageCodec {
       if (p.uncacheableReason() != null) {
         writeText(out, p.uncacheableReason());
       }
+      out.writeBoolean(p.mustRevalidate());
+      out.writeVarInt(p.refusals(), true);
     }
 
     @Override
@@ -175,8 +177,10 @@ public final class PageCodec {
       boolean placeholders = in.readBoolean();
       List<CachedPage.Header> vary = readHeaders(in);
       String uncacheable = in.readBoolean() ? readText(in) : null;
+      boolean mustRevalidate = in.readBoolean();
+      int refusals = bounded(in.readVarInt(true), MAX_LIST);
       return new CachedPage(status, headers, body, gzipped, etag, builtAt, freshUntil, buildMillis,
-          token, tags, viewKeys, placeholders, vary, uncacheable);
+          token, tags, viewKeys, placeholders, vary, uncacheable, mustRevalidate, refusals);
     }
 
     private static void writeHeaders(Output out, List<CachedPage.Header> headers) {

@@ -35,6 +35,16 @@ class FreshnessTest {
   }
 
   @Test
+  void aPageThatMustRevalidateIsAbsentOnceNoLongerFreshNeverStale() {
+    CachedPage strict = new CachedPage(200, List.of(), new byte[0], false, "e", BUILT, FRESH_UNTIL, 50, 5,
+        List.of(new TagVersion("a", 1)), List.of(), false, List.of(), null, true, 0);
+    assertEquals(State.FRESH, state(strict, FRESH_UNTIL - 1, 5, Map.of()));
+    assertEquals(State.ABSENT, state(strict, FRESH_UNTIL, 5, Map.of()), "expired");
+    assertEquals(State.ABSENT, state(strict, BUILT, 6, Map.of()), "refreshed");
+    assertEquals(State.ABSENT, state(strict, BUILT, 5, Map.of("a", 2L)), "tag invalidated");
+  }
+
+  @Test
   void beforeFreshUntilWithCurrentTokenIsFresh() {
     assertEquals(State.FRESH, state(page(5, List.of()), FRESH_UNTIL - 1, 5, Map.of()));
   }

@@ -101,12 +101,12 @@ class PageKeyTest {
     String lock = ns.lock(target);
     String token = ns.token("article");
     // Handler names and URLs that carry the lock and token prefixes, or whole lock and token keys.
-    List<String> handlers = List.of("article", lock, token, lock.substring(6), token.substring(6), "pc1:l:", "pc1:t:");
+    List<String> handlers = List.of("article", lock, token, lock.substring(6), token.substring(6), "pc" + Namespace.FORMAT + ":l:", "pc" + Namespace.FORMAT + ":t:");
     Set<String> pages = new HashSet<>();
     Set<String> locksAndTokens = new HashSet<>(List.of(lock, token));
     for (String handler : handlers) {
       locksAndTokens.add(ns.token(handler));
-      for (String path : List.of("/" + lock, "/" + token, "/pc1:l:", "/pc1:t:article", "/a")) {
+      for (String path : List.of("/" + lock, "/" + token, "/pc" + Namespace.FORMAT + ":l:", "/pc" + Namespace.FORMAT + ":t:article", "/a")) {
         pages.add(ns.page(handler, PageKey.canonical("http", "example.com", 80, path, null, List.of())));
         pages.add(ns.page(handler, PageKey.canonical("http", "example.com", 80, path, "k=" + lock + "&t=" + token,
             List.of())));

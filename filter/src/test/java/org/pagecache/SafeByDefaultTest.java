@@ -1,0 +1,369 @@
+package org.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.testing.Eventually;
+import org.pagecache.testing.Http;
+import org.pagecache.testing.JettyServer;
+import org.pagecache.testing.MemcachedExtension;
+import org.pagecache.testing.MutableClock;
+
+/**
+ * Safe by default: with the default configuration (no policy at all) no visitor's personalised page
+ * reaches another, no page an attacker shaped is served to others, a response that forbids reuse
+ * is never reused, and one request cannot switch caching off for everyone. Real HTTP, embedded
+ * Jetty, real memcached.
+ */
+class SafeByDefaultTest {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(1);
+
+  private static final String BEARER = "Bearer evidence-token";
+
+  private CachedSite site;
+
+  @AfterEach
+  void stop() {
+    if (site != null) {
+      site.close();
+    }
+  }
+
+  private CachedSite site() {
+    site = new CachedSite(memcached.servers());
+    return site;
+  }
+
+  private static String xcache(HttpResponse<?> r) {
+    return r.headers().firstValue("X-Cache").orElse(null);
+  }
+
+  private static String cacheStatus(HttpResponse<?> r) {
+    return r.headers().firstValue("Cache-Status").orElse("");
+  }
+
+  private static String cookie(HttpServletRequest req, String name) {
+    Cookie[] cookies = req.getCookies();
+    return cookies == null ? null : Arrays.stream(cookies).filter(c -> c.getName().equals(name))
+        .map(Cookie::getValue).findFirst().orElse(null);
+  }
+
+  /** A page localised from a cookie, the way CookieLocaleResolver keeps a language. */
+  private static SiteServlets.Handler localised() {
+    return SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html;charset=UTF-8");
+      res.getWriter().print("de".equals(cookie(req, "lang")) ? "<p>Willkommen</p>" : "<p>Welcome</p>");
+    });
+  }
+
+  /** An account page for the user named in a stateless auth cookie (no session, no Set-Cookie). */
+  private static SiteServlets.Handler account() {
+    return SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html;charset=UTF-8");
+      String user = cookie(req, "auth");
+      res.getWriter().print(user == null ? "<p>Please sign in</p>" : "<p>Account of " + user + "</p>");
+    });
+  }
+
+  /** A page whose links are built from X-Forwarded-Host, as many apps behind a proxy do. */
+  private static SiteServlets.Handler links() {
+    return SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html;charset=UTF-8");
+      String host = req.getHeader("X-Forwarded-Host");
+      res.getWriter().print("<a href=\"https://" + (host == null ? "www.example.com" : host) + "/next\">next</a>");
+    });
+  }
+
+  @Test
+  void aPageLocalisedFromACookieNeverReachesVisitorsWithoutIt() {
+    site().handler("home", localised(), "/home").start();
+    // personalised first, then plain
+    HttpResponse<byte[]> german = site.get("/home", "Cookie", "lang=de");
+    assertEquals("BYPASS", xcache(german));
+    assertTrue(Http.text(german).contains("Willkommen"));
+    assertTrue(cacheStatus(german).contains("detail=cookie"), cacheStatus(german));
+    assertEquals("MISS", xcache(site.get("/home")));
+    HttpResponse<byte[]> plain = site.get("/home");
+    assertEquals("HIT", xcache(plain));
+    assertTrue(Http.text(plain).contains("Welcome"));
+    // plain stored first, then personalised
+    HttpResponse<byte[]> germanAgain = site.get("/home", "Cookie", "lang=de");
+    assertEquals("BYPASS", xcache(germanAgain));
+    assertTrue(Http.text(germanAgain).contains("Willkommen"));
+  }
+
+  @Test
+  void aStatelessAuthCookiePageNeverReachesAnonymousVisitorsNorOtherUsers() {
+    site().handler("account", account(), "/account").start();
+    assertTrue(Http.text(site.get("/account", "Cookie", "auth=alice")).contains("Account of alice"));
+    HttpResponse<byte[]> anonymous = site.get("/account");
+    assertTrue(Http.text(anonymous).contains("Please sign in"), "Alice's page is not served to anonymous visitors");
+    assertEquals("HIT", xcache(site.get("/account")));
+    HttpResponse<byte[]> bob = site.get("/account", "Cookie", "auth=bob");
+    assertEquals("BYPASS", xcache(bob));
+    assertTrue(Http.text(bob).contains("Account of bob"), "Bob signed in does not get the anonymous page");
+  }
+
+  @Test
+  void aForwardedHostIsPartOfTheKeySoAPoisonedPageOnlyReachesItsAttacker() {
+    site().handler("links", links(), "/links").start();
+    HttpResponse<byte[]> poisoned = site.get("/links", "X-Forwarded-Host", "evil.example");
+    assertTrue(Http.text(poisoned).contains("evil.example"));
+    HttpResponse<byte[]> plain = site.get("/links");
+    assertEquals("MISS", xcache(plain), "the attacker's entry is not the page of plain requests");
+    assertFalse(Http.text(plain).contains("evil.example"));
+    assertFalse(Http.text(site.get("/links")).contains("evil.example"));
+    // the other order: plain is stored, the attacker's value gets its own entry
+    assertFalse(Http.text(site.get("/links", "X-Forwarded-Host", "evil2.example")).contains("www.example.com"));
+    // header names in another case, and a repeated header, are keyed too
+    assertTrue(Http.text(site.get("/links", "x-forwarded-HOST", "evil3.example")).contains("evil3.example"));
+    HttpResponse<byte[]> repeated = site.get("/links", "X-Forwarded-Host", "evil.example", "X-Forwarded-Host", "evil4.example");
+    assertEquals("MISS", xcache(repeated), "two values are another entry than the first alone");
+    assertEquals("HIT", xcache(site.get("/links", "X-Forwarded-Host", "evil.example")));
+    assertFalse(Http.text(site.get("/links")).contains("evil"));
+  }
+
+  @Test
+  void aMethodOverrideBypasses() {
+    site().handler("page", SiteServlets.page(), "/page/*").start();
+    site.get("/page/m");
+    HttpResponse<byte[]> overridden = site.get("/page/m", "X-HTTP-Method-Override", "DELETE");
+    assertEquals("BYPASS", xcache(overridden));
+    assertTrue(cacheStatus(overridden).contains("detail=method-override"));
+    assertEquals(2, site.calls("page"));
+  }
+
+  @Test
+  void onlyIgnoredCookiesStillHitAndASignificantCookieAmongThemBypasses() {
+    site().set("cookies.ignore", "consent_given, myab_*").handler("home", localised(), "/home").start();
+    site.get("/home");
+    assertEquals("HIT", xcache(site.get("/home", "Cookie", "_ga=GA1.1.123; _gid=GA1.1.9; __cf_bm=x; AWSALB=y")));
+    assertEquals("HIT", xcache(site.get("/home", "Cookie", "_ga=1", "Cookie", "OptanonConsent=isGpcEnabled=0")));
+    assertEquals("HIT", xcache(site.get("/home", "Cookie", "consent_given=1; myab_test=b")), "cookies.ignore extends the list");
+    HttpResponse<byte[]> mixed = site.get("/home", "Cookie", "_ga=1; lang=de; _gid=2");
+    assertEquals("BYPASS", xcache(mixed), "one significant cookie among ignored ones");
+    assertTrue(Http.text(mixed).contains("Willkommen"));
+    assertEquals("BYPASS", xcache(site.get("/home", "Cookie", "_ga=1", "Cookie", "lang=de")), "in a second Cookie header too");
+    assertEquals("BYPASS", xcache(site.get("/home", "Cookie", "_GA=1")), "names are case-sensitive");
+  }
+
+  @Test
+  void varyOnACookieKeepsOneEntryPerValueEachAHitForItsOwnVisitors() {
+    site().set("policies", "home: cookies=vary:lang").handler("home", localised(), "/home").start();
+    assertEquals("MISS", xcache(site.get("/home", "Cookie", "lang=de")));
+    assertEquals("MISS", xcache(site.get("/home")));
+    HttpResponse<byte[]> german = site.get("/home", "Cookie", "lang=de; _ga=1");
+    assertEquals("HIT", xcache(german));
+    assertTrue(Http.text(german).contains("Willkommen"));
+    HttpResponse<byte[]> english = site.get("/home", "Cookie", "_ga=1");
+    assertEquals("HIT", xcache(english), "only ignored cookies: the entry of visitors without lang");
+    assertTrue(Http.text(english).contains("Welcome"));
+    assertEquals("BYPASS", xcache(site.get("/home", "Cookie", "lang=de; theme=dark")), "another cookie still bypasses");
+    assertEquals(3, site.calls("home"), "one build per language, and the bypass");
+  }
+
+  @Test
+  void cookiesIgnoreStatesThatTheHandlerNeverDependsOnACookie() {
+    site().set("policies", "plain: cookies=ignore").handler("plain", SiteServlets.page(), "/plain").start();
+    site.get("/plain", "Cookie", "lang=de");
+    assertEquals("HIT", xcache(site.get("/plain", "Cookie", "theme=dark")));
+    assertEquals(1, site.calls("plain"));
+  }
+
+  @Test
+  void theSessionCookieKeepsItsOwnRule() {
+    site().set("policies", "open: sessions=allow").handler("open", SiteServlets.page(), "/open").start();
+    site.get("/open");
+    assertEquals("HIT", xcache(site.get("/open", "Cookie", "JSESSIONID=abc; _ga=1")));
+  }
+
+  @Test
+  void oneRequestThatMakesTheHandlerAnswer400DoesNotSwitchCachingOffForOthers() {
+    SiteServlets.Handler picky = SiteServlets.of((req, res, call) -> {
+      if (req.getHeader("X-Evil") != null) {
+        res.sendError(400, "bad header");
+        return;
+      }
+      res.setContentType("text/html");
+      res.getWriter().print("<p>fine</p>");
+    });
+    site().handler("picky", picky, "/picky").start();
+    assertEquals(400, site.get("/picky", "X-Evil", "1").statusCode());
+    HttpResponse<byte[]> next = site.get("/picky");
+    assertEquals(200, next.statusCode());
+    assertEquals("MISS", xcache(next), "built and stored at once, not bypassed for uncacheable.ttl");
+    assertEquals("HIT", xcache(site.get("/picky")));
+  }
+
+  @Test
+  void aFirstVisitAnsweredWithACookieDoesNotMakeThePageUncacheableForOthers() {
+    SiteServlets.Handler consent = SiteServlets.of((req, res, call) -> {
+      if (cookie(req, "OptanonConsent") == null) {
+        res.addCookie(new Cookie("OptanonConsent", "new"));
+      }
+      res.setContentType("text/html");
+      res.getWriter().print("<p>news</p>");
+    });
+    site().handler("news", consent, "/news").start();
+    assertEquals("BYPASS", xcache(site.get("/news")));
+    assertEquals("MISS", xcache(site.get("/news", "Cookie", "OptanonConsent=yes")));
+    assertEquals("HIT", xcache(site.get("/news", "Cookie", "OptanonConsent=yes")));
+  }
+
+  @Test
+  void aPageRefusedAgainAndAgainIsPassedAndNobodyQueuesOnItsLock() throws Exception {
+    SiteServlets.Handler alwaysCookie = SiteServlets.of((req, res, call) -> {
+      res.addCookie(new Cookie("tracker", "x" + call));
+      res.setContentType("text/html");
+      res.getWriter().print("<p>always a cookie</p>");
+    });
+    site().handler("sticky", alwaysCookie, "/sticky").start();
+    site.get("/sticky"); // refused: a miss marker
+    // While one build of it is held, another request builds too instead of waiting on the lock.
+    CountDownLatch gate = new CountDownLatch(1);
+    alwaysCookie.gate.set(gate);
+    CompletableFuture<HttpResponse<byte[]>> first = CompletableFuture.supplyAsync(() -> site.get("/sticky"));
+    CompletableFuture<HttpResponse<byte[]>> second = CompletableFuture.supplyAsync(() -> site.get("/sticky"));
+    Eventually.assertWithin(Duration.ofSeconds(10), "both requests run the handler", () -> site.calls("sticky") == 3);
+    gate.countDown();
+    assertEquals("BYPASS", xcache(first.get()));
+    assertEquals("BYPASS", xcache(second.get()));
+    alwaysCookie.gate.set(null);
+    HttpResponse<byte[]> third = site.get("/sticky"); // the third refusal in a row (the two above raced to the second)
+    assertTrue(cacheStatus(third).contains("stored=0"), "built, tried and refused: " + cacheStatus(third));
+    HttpResponse<byte[]> passed = site.get("/sticky");
+    assertEquals("BYPASS", xcache(passed));
+    assertFalse(cacheStatus(passed).contains("stored=0"), "passed straight to the handler: " + cacheStatus(passed));
+    assertTrue(cacheStatus(passed).contains("detail=set-cookie"), cacheStatus(passed));
+  }
+
+  @Test
+  void responsesThatForbidReuseAreNeverAHit() {
+    String[][] forbidding = {
+        {"Cache-Control", "max-age=0"},
+        {"Cache-Control", "public, s-maxage=0"},
+        {"Cache-Control", "Private"},
+        {"Expires", "Thu, 01 Jan 1970 00:00:00 GMT"},
+        {"Expires", "0"},
+        {"Expires", "-1"},
+        {"Pragma", "no-cache"},
+        {"Vary", "Accept-Language, *"},
+    };
+    for (int i = 0; i < forbidding.length; i++) {
+      String[] header = forbidding[i];
+      site().handler("r" + i, SiteServlets.of((req, res, call) -> {
+        res.setHeader(header[0], header[1]);
+        res.setContentType("text/html");
+        res.getWriter().print("<p>" + call + "</p>");
+      }), "/r").start();
+      site.get("/r");
+      HttpResponse<byte[]> second = site.get("/r");
+      assertNotEquals("HIT", xcache(second), header[0] + ": " + header[1]);
+      assertEquals(2, site.calls("r" + i), header[0] + ": " + header[1]);
+      site.close();
+    }
+  }
+
+  @Test
+  void aPositiveLifetimeStillStoresTheResponse() {
+    site().handler("ok", SiteServlets.of((req, res, call) -> {
+      res.setHeader("Cache-Control", "max-age=0, s-maxage=60");
+      res.setContentType("text/html");
+      res.getWriter().print("<p>shared for a minute</p>");
+    }), "/ok").start();
+    site.get("/ok");
+    assertEquals("HIT", xcache(site.get("/ok")), "s-maxage speaks for shared caches");
+  }
+
+  @Test
+  void aMustRevalidatePageIsNeverServedStale() {
+    MutableClock clock = new MutableClock();
+    SiteServlets.Handler strict = SiteServlets.of((req, res, call) -> {
+      res.setHeader("Cache-Control", "public, must-revalidate");
+      res.setContentType("text/html");
+      res.getWriter().print("<p>" + call + "</p>");
+    });
+    site().clock(clock).set("policies", "strict: ttl=10s, grace=10m").handler("strict", strict, "/strict").start();
+    site.get("/strict");
+    assertEquals("HIT", xcache(site.get("/strict")));
+    clock.advance(Duration.ofSeconds(11));
+    HttpResponse<byte[]> expired = site.get("/strict");
+    assertEquals("MISS", xcache(expired), "expired: rebuilt, not served stale");
+    assertTrue(Http.text(expired).contains("<p>2</p>"));
+    site.cache.refreshHandler("strict");
+    clock.advance(Duration.ofMillis(5));
+    HttpResponse<byte[]> refreshed = site.get("/strict");
+    assertEquals("MISS", xcache(refreshed), "refreshed: rebuilt, not served stale");
+    assertEquals(3, site.calls("strict"));
+  }
+
+  @Test
+  void theAdminEvidenceNamesTheBypassingCookiesAndTheUnkeyedHeadersNeverAValue() {
+    SiteServlets.Handler agent = SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html");
+      res.getWriter().print("<p>" + req.getHeader("User-Agent") + "</p>");
+    });
+    site().set("admin.token", "evidence-token")
+        .handler("home", localised(), "/home")
+        .handler("agent", agent, "/agent")
+        .handler("ignorant", SiteServlets.page(), "/ignorant")
+        .with(ctx -> JettyServer.servlet(ctx, "pagecache-admin", new PageCacheAdminServlet(), "/cache-admin/*"))
+        .start();
+    for (int i = 0; i < 3; i++) {
+      site.get("/home", "Cookie", "XSRF-TOKEN=secret-value-" + i);
+      site.get("/ignorant", "Cookie", "XSRF-TOKEN=secret-value-" + i);
+    }
+    site.get("/agent", "User-Agent", "secret-agent");
+    String json = Http.text(site.get("/cache-admin/api/stats", "Authorization", BEARER));
+    assertTrue(json.contains("{\"name\":\"XSRF-TOKEN\",\"bypasses\":3,\"readByHandler\":3}"), json);
+    assertTrue(json.contains("{\"name\":\"XSRF-TOKEN\",\"bypasses\":3,\"readByHandler\":0}"), "never read by the page servlet: " + json);
+    assertTrue(json.contains("\"unkeyedHeaders\":{\"user-agent\":1}"), json);
+    assertTrue(json.contains("\"bypassReasons\":{\"cookie\":3}"), json);
+    assertFalse(json.contains("secret"), "no cookie or header value: " + json);
+  }
+
+  @Test
+  void strictHeadersRefusesPagesThatReadAnUnkeyedHeaderAndHarmlessDeclaresOne() {
+    SiteServlets.Handler.Body readsAgent = (req, res, call) -> {
+      res.setContentType("text/html");
+      res.getWriter().print("<p>" + (req.getHeader("User-Agent") != null) + "</p>");
+    };
+    site().set("policies", "strict: headers=strict; calm: headers=strict, harmless=User-Agent")
+        .handler("strict", SiteServlets.of(readsAgent), "/strict")
+        .handler("calm", SiteServlets.of(readsAgent), "/calm").start();
+    HttpResponse<byte[]> refused = site.get("/strict");
+    assertEquals("BYPASS", xcache(refused));
+    assertTrue(cacheStatus(refused).contains("detail=unkeyed-header"), cacheStatus(refused));
+    site.get("/calm");
+    assertEquals("HIT", xcache(site.get("/calm")));
+    assertTrue(site.cache.stats.handler("calm").unkeyedHeaders().isEmpty());
+  }
+
+  @Test
+  void readingTheLocaleCountsAsReadingAcceptLanguageUnlessThePolicyVariesOnIt() {
+    SiteServlets.Handler.Body locale = (req, res, call) -> {
+      res.setContentType("text/html");
+      res.getWriter().print("<p>" + req.getLocale() + "</p>");
+    };
+    site().set("policies", "keyed: vary=Accept-Language")
+        .handler("unkeyed", SiteServlets.of(locale), "/unkeyed")
+        .handler("keyed", SiteServlets.of(locale), "/keyed").start();
+    site.get("/unkeyed", "Accept-Language", "de");
+    site.get("/keyed", "Accept-Language", "de");
+    assertEquals(java.util.Map.of("accept-language", 1L), site.cache.stats.handler("unkeyed").unkeyedHeaders());
+    assertTrue(site.cache.stats.handler("keyed").unkeyedHeaders().isEmpty());
+  }
+}
