@@ -161,6 +161,16 @@ class SafeByDefaultTest {
   }
 
   @Test
+  void aHitWithIgnoredCookiesAndAForwardedHeaderStillCostsOneRoundTrip() {
+    site().set("policies", "home: cookies=vary:lang").handler("home", localised(), "/home").start();
+    String[] visitor = {"Cookie", "_ga=1; lang=de; OptanonConsent=x", "X-Forwarded-Proto", "https"};
+    site.get("/home", visitor);
+    long before = site.cache.store().roundTrips();
+    assertEquals("HIT", xcache(site.get("/home", visitor)));
+    assertEquals(1, site.cache.store().roundTrips() - before);
+  }
+
+  @Test
   void varyOnACookieKeepsOneEntryPerValueEachAHitForItsOwnVisitors() {
     site().set("policies", "home: cookies=vary:lang").handler("home", localised(), "/home").start();
     assertEquals("MISS", xcache(site.get("/home", "Cookie", "lang=de")));

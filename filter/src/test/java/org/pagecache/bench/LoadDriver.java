@@ -34,11 +34,17 @@ import java.util.function.Supplier;
 final class LoadDriver {
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
   private final HttpClient client = newClient();
-  private final String[] headers;
+  private final Supplier<String[]> headers;
 
   /** Every request carries these headers (name, value pairs). */
   LoadDriver(String... headers) {
-    this.headers = headers.clone();
+    String[] fixed = headers.clone();
+    this.headers = () -> fixed;
+  }
+
+  /** Each request carries the headers the supplier gives for it (name, value pairs): a mix of visitors. */
+  LoadDriver(Supplier<String[]> headers) {
+    this.headers = headers;
   }
 
   /** What one run measured. Latencies are sorted, in nanoseconds. */
@@ -198,8 +204,9 @@ final class LoadDriver {
 
     HttpResponse<byte[]> call(URI uri) {
       HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT).GET();
-      if (headers.length > 0) {
-        b.headers(headers);
+      String[] these = headers.get();
+      if (these.length > 0) {
+        b.headers(these);
       }
       try {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());

@@ -54,6 +54,7 @@ public final class MacroBench {
       scenarios.put("throughput", () -> new ThroughputScenario(memcached, settings).run());
       scenarios.put("refresh", () -> new RefreshScenario(memcached, settings).run());
       scenarios.put("stampede", () -> new StampedeScenario(memcached, settings).run());
+      scenarios.put("cookies", () -> new CookieMixScenario(memcached, settings).run());
       scenarios.put("outage", () -> new OutageScenario(memcached, settings).run());
       scenarios.put("scaleout", () -> new ScaleOutScenario(memcached).run());
       for (Map.Entry<String, Supplier<Section>> scenario : scenarios.entrySet()) {
