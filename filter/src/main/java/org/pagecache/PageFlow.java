@@ -2,6 +2,7 @@ package org.pagecache;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.SessionCookieConfig;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
@@ -61,6 +62,7 @@ final class PageFlow {
 
   private final PageCache cache;
   private final String cacheHeader;
+  private volatile String sessionCookie;
 
   PageFlow(PageCache cache) {
     this.cache = cache;
@@ -145,10 +147,19 @@ final class PageFlow {
     }
   }
 
-  /** The container's session cookie: it follows the policy's {@code sessions=}, not its {@code cookies=}. */
-  private static String sessionCookie(HttpServletRequest req) {
-    String name = req.getServletContext().getSessionCookieConfig().getName();
-    return name == null ? "JSESSIONID" : name;
+  /**
+   * The container's session cookie: it follows the policy's {@code sessions=}, not its
+   * {@code cookies=}. Read once (it is fixed when the application starts); a context without
+   * sessions has no config, and then the servlet default name stands.
+   */
+  private String sessionCookie(HttpServletRequest req) {
+    String name = sessionCookie;
+    if (name == null) {
+      SessionCookieConfig config = req.getServletContext().getSessionCookieConfig();
+      name = config == null || config.getName() == null ? "JSESSIONID" : config.getName();
+      sessionCookie = name;
+    }
+    return name;
   }
 
   private static String requestBypass(HttpServletRequest req, CachePolicy policy) {
