@@ -92,6 +92,8 @@ abstract class StockContainerContract {
     assertEquals(401, new EditorClient(site::uri, "editor", "editor").get("/cms/").statusCode(),
         "the demo's editor does not exist on a stock container");
     assertEquals(401, new EditorClient(site::uri, null, null).get("/cache-admin/").statusCode(), "the admin page");
+    assertEquals(401, new EditorClient(site::uri, "editor", "editor").get("/cache-admin/api/stats").statusCode(),
+        "the demo's password does not open the admin API either");
     assertEquals(200, get("/cms/stats").statusCode(), "the public part of /cms");
   }
 
