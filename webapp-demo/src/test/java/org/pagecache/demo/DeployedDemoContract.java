@@ -64,7 +64,16 @@ abstract class DeployedDemoContract {
         .resolve(getClass().getSimpleName() + "-" + System.currentTimeMillis());
     Files.createDirectories(workDir);
     long start = System.nanoTime();
-    site = deploy(war, workDir, Map.of(
+    site = deploy(war, workDir, environment(memcached));
+    long ready = System.nanoTime();
+    awaitCaching();
+    System.out.printf("%s: %s answering in %d ms, caching %d ms later%n", getClass().getSimpleName(), site,
+        (ready - start) / 1_000_000, (System.nanoTime() - ready) / 1_000_000);
+  }
+
+  /** The container's environment: the WAR's whole configuration (also what {@link StockContainerContract} uses). */
+  static Map<String, String> environment(MemcachedExtension memcached) {
+    return Map.of(
         "PAGECACHE_MEMCACHED_SERVERS", memcached.servers(),
         "PAGECACHE_ADMIN_TOKEN", ADMIN_TOKEN,
         // The build machine's two cores are shared: a cold JVM's first memcached calls can take
@@ -73,11 +82,7 @@ abstract class DeployedDemoContract {
         // Views reach the database every second, and "online" counts in buckets of one second
         // (a visitor shows once their bucket is complete), so the test waits seconds, not minutes.
         "PAGECACHE_COUNTERS", "flushInterval=1s, window=5s, buckets=6",
-        "DEMO_DELAY_MS", Long.toString(DELAY_MILLIS)));
-    long ready = System.nanoTime();
-    awaitCaching();
-    System.out.printf("%s: %s answering in %d ms, caching %d ms later%n", getClass().getSimpleName(), site,
-        (ready - start) / 1_000_000, (System.nanoTime() - ready) / 1_000_000);
+        "DEMO_DELAY_MS", Long.toString(DELAY_MILLIS));
   }
 
   /** Ready to cache: the memcached connection works (a request is a MISS or HIT, not a BYPASS). */

@@ -13,6 +13,7 @@ import org.pagecache.testing.MemcachedExtension;
  * The demo WAR on a standalone Jetty 12 (the jetty-home distribution), set up the way
  * docs/deploy.md tells an operator to: a fresh Jetty base with the http and ee10-deploy modules,
  * a small module of our own for the login realm, and the WAR copied to webapps/ROOT.war.
+ * {@link #deployStock} leaves the realm out: a stock base, nothing but http and ee10-deploy.
  */
 final class StandaloneJetty {
   private StandaloneJetty() {}
@@ -23,17 +24,34 @@ final class StandaloneJetty {
     try {
       Files.createDirectories(base.resolve("modules"));
       Files.createDirectories(base.resolve("etc"));
-      Files.createDirectories(base.resolve("webapps"));
-      Files.createDirectories(base.resolve("work")); // Jetty unpacks the WAR here instead of in /tmp
       Files.writeString(base.resolve("modules/pagecache-realm.mod"), REALM_MODULE);
       Files.writeString(base.resolve("etc/pagecache-realm.xml"), REALM_XML);
       Files.writeString(base.resolve("etc/pagecache-realm.properties"), "editor: editor,pagecache-admin\n");
     } catch (IOException e) {
       throw new UncheckedIOException("jetty base " + base, e);
     }
+    return deploy(jettyHome, base, "http,ee10-deploy,pagecache-realm", war, workDir, env, readyWithin);
+  }
+
+  /**
+   * The WAR on a stock Jetty base: {@code --add-modules=http,ee10-deploy} and nothing else, so the
+   * server has no login service at all.
+   */
+  static Deployment deployStock(Path jettyHome, Path war, Path workDir, Map<String, String> env, Duration readyWithin) {
+    return deploy(jettyHome, workDir.resolve("jetty-base"), "http,ee10-deploy", war, workDir, env, readyWithin);
+  }
+
+  private static Deployment deploy(Path jettyHome, Path base, String modules, Path war, Path workDir,
+      Map<String, String> env, Duration readyWithin) {
+    try {
+      Files.createDirectories(base.resolve("webapps"));
+      Files.createDirectories(base.resolve("work")); // Jetty unpacks the WAR here instead of in /tmp
+    } catch (IOException e) {
+      throw new UncheckedIOException("jetty base " + base, e);
+    }
     String startJar = jettyHome.resolve("start.jar").toString();
     ContainerProcess.run("jetty --add-modules", List.of(ContainerProcess.java(), "-jar", startJar,
-        "jetty.home=" + jettyHome, "jetty.base=" + base, "--add-modules=http,ee10-deploy,pagecache-realm"),
+        "jetty.home=" + jettyHome, "jetty.base=" + base, "--add-modules=" + modules),
         base, workDir.resolve("jetty-add-modules.log"), Duration.ofSeconds(60));
     RunningContainer.copy(war, base.resolve("webapps/ROOT.war"));
     int port = MemcachedExtension.freePort();

@@ -16,11 +16,22 @@ import org.pagecache.testing.MemcachedExtension;
  * a CATALINA_BASE of its own (the distribution's conf, the HTTP connector on a free loopback port,
  * the shutdown port off), the editor in conf/tomcat-users.xml, the WAR as webapps/ROOT.war.
  * Started with {@code java ... Bootstrap start}, what catalina.sh runs, without the shell script.
+ * {@link #deployStock} keeps the distribution's tomcat-users.xml, which has no users.
  */
 final class StandaloneTomcat {
   private StandaloneTomcat() {}
 
   static Deployment deploy(Path catalinaHome, Path war, Path workDir, Map<String, String> env, Duration readyWithin) {
+    return deploy(catalinaHome, war, workDir, env, readyWithin, true);
+  }
+
+  /** The WAR on the distribution's configuration: only the port changed, no user added to the realm. */
+  static Deployment deployStock(Path catalinaHome, Path war, Path workDir, Map<String, String> env, Duration readyWithin) {
+    return deploy(catalinaHome, war, workDir, env, readyWithin, false);
+  }
+
+  private static Deployment deploy(Path catalinaHome, Path war, Path workDir, Map<String, String> env,
+      Duration readyWithin, boolean editorUser) {
     Path base = workDir.resolve("catalina-base");
     int port = MemcachedExtension.freePort();
     try {
@@ -41,7 +52,9 @@ final class StandaloneTomcat {
         throw new IllegalStateException("conf/server.xml of " + catalinaHome + " has no shutdown port 8005 or HTTP connector on 8080 to change");
       }
       Files.writeString(serverXml, configured);
-      Files.writeString(base.resolve("conf/tomcat-users.xml"), USERS);
+      if (editorUser) {
+        Files.writeString(base.resolve("conf/tomcat-users.xml"), USERS);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("catalina base " + base, e);
     }
