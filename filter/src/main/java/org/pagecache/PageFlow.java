@@ -269,7 +269,7 @@ final class PageFlow {
    * goes straight through: the container's HEAD handling computes the length itself.
    */
   private void bypass(Page p, String reason) throws IOException, ServletException {
-    p.stats.record(Event.BYPASS);
+    p.stats.bypass(reason);
     Label label = new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=" + detail(reason));
     if (isHead(p)) {
       label.apply(p.res);
@@ -391,6 +391,7 @@ final class PageFlow {
 
   private void rebuild(Page p, Found found, CachedPage stale, Lease lease) throws IOException, ServletException {
     long start = cache.clock.millis();
+    long startNanos = System.nanoTime(); // build time for metrics: a monotonic clock, not the TTL clock
     CapturingResponse capture = newCapture(p);
     capture.onPassThrough(new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=streamed")::apply);
     markRecentInvalidation(p, found, start);
@@ -398,6 +399,7 @@ final class PageFlow {
     try {
       p.chain.doFilter(CaptureRequest.forSharing(p.req, capture), capture);
       c = capture.finish();
+      p.stats.built(System.nanoTime() - startNanos);
     } catch (IOException | ServletException | RuntimeException e) {
       unlock(p, lease);
       if (stale != null && !capture.isPassThrough() && !p.res.isCommitted()) {
@@ -412,7 +414,7 @@ final class PageFlow {
       // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
       rememberUncacheable(p, found.key, c.overflowed() ? "too-large" : "async", start);
       unlock(p, lease);
-      p.stats.record(Event.BYPASS);
+      p.stats.bypass(c.overflowed() ? "too-large" : "async");
       cache.live.count(LiveCounts.declared(p.req));
       return;
     }
@@ -440,7 +442,7 @@ final class PageFlow {
         rememberUncacheable(p, found.key, refusal, start);
       }
       unlock(p, lease);
-      p.stats.record(Event.BYPASS);
+      p.stats.bypass(refusal);
       replay(p, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=" + detail(refusal)));
       return;
     }
@@ -475,7 +477,7 @@ final class PageFlow {
     if (bytes.length > cache.config.maxEntrySize) {
       rememberUncacheable(p, found.key, "too-large", start);
       unlock(p, lease);
-      p.stats.record(Event.BYPASS);
+      p.stats.bypass("too-large");
       replay(p, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=too-large"));
       return;
     }

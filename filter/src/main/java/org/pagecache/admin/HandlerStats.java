@@ -1,5 +1,9 @@
 package org.pagecache.admin;
 
+import java.util.Collections;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -29,7 +33,12 @@ public final class HandlerStats {
   private volatile long lastToken;
 
   public HandlerStats(String handler) {
+    this(handler, (s, reason) -> { });
+  }
+
+  HandlerStats(String handler, BiConsumer<HandlerStats, String> onNewBypassReason) {
     this.handler = handler;
+    this.onNewBypassReason = onNewBypassReason;
   }
 
   public String handler() {
@@ -98,5 +107,51 @@ public final class HandlerStats {
 
   public long lastToken() {
     return lastToken;
+  }
+
+  // ---- for metrics (read by org.pagecache.metrics, never by the request path) ----
+
+  /** Distinct bypass reasons kept per handler; more are counted as "other" (reasons come from stored markers too). */
+  static final int MAX_BYPASS_REASONS = 32;
+  private final Map<String, LongAdder> bypassReasons = new ConcurrentHashMap<>();
+  private final LongAdder builds = new LongAdder();
+  private final LongAdder buildNanos = new LongAdder();
+  private final BiConsumer<HandlerStats, String> onNewBypassReason;
+
+  /** A bypass, with its reason as Cache-Status shows it ({@code session}, {@code set-cookie}, {@code too-large}...). */
+  public void bypass(String reason) {
+    record(Event.BYPASS);
+    LongAdder n = bypassReasons.get(reason);
+    if (n == null) {
+      String name = bypassReasons.size() < MAX_BYPASS_REASONS ? reason : "other";
+      LongAdder created = new LongAdder();
+      n = bypassReasons.putIfAbsent(name, created);
+      if (n == null) {
+        n = created;
+        onNewBypassReason.accept(this, name);
+      }
+    }
+    n.increment();
+  }
+
+  /** Bypasses by reason since start (a live view: new reasons appear as they happen). */
+  public Map<String, LongAdder> bypassReasons() {
+    return Collections.unmodifiableMap(bypassReasons);
+  }
+
+  /** One run of the handler to build a page (stored or not), and how long it took. */
+  public void built(long nanos) {
+    builds.increment();
+    buildNanos.add(nanos);
+  }
+
+  /** Handler runs that built a page, stored or not. */
+  public long builds() {
+    return builds.sum();
+  }
+
+  /** Total time of those runs, in nanoseconds. */
+  public long buildNanos() {
+    return buildNanos.sum();
   }
 }
