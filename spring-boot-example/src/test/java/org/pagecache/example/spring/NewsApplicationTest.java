@@ -81,6 +81,22 @@ class NewsApplicationTest {
   }
 
   @Test
+  void theEndpointShowsEachHandlersPolicyAndStatistics() {
+    get("/article/4");
+    HttpResponse<byte[]> stats = Http.get(uri("/actuator/pagecache"), "Authorization", OPS);
+    assertEquals(200, stats.statusCode(), body(stats));
+    assertTrue(body(stats).contains("\"article\":{\"policy\":\"ttl=5m, grace=30m"), body(stats));
+    assertTrue(body(stats).contains("\"storeDown\":false"), body(stats));
+  }
+
+  @Test
+  void aWriteWithoutHandlerOrTagIsRefused() {
+    HttpResponse<byte[]> empty = Http.post(uri("/actuator/pagecache"), "{}", "Authorization", OPS,
+        "Content-Type", "application/json");
+    assertEquals(400, empty.statusCode(), body(empty));
+  }
+
+  @Test
   void actuatorWritesNeedAnOperator() {
     HttpResponse<byte[]> anonymous = Http.post(uri("/actuator/pagecache"), "{\"handler\":\"article\"}",
         "Content-Type", "application/json");
