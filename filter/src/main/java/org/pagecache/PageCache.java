@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.pagecache.admin.CacheStats;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
@@ -54,6 +55,14 @@ public final class PageCache implements AutoCloseable {
    * that may not have the editor's change yet.
    */
   public static final String INVALIDATED_AGO_ATTRIBUTE = "org.pagecache.invalidatedAgoMillis";
+  /**
+   * Request attribute (a String) naming the request's handler, set by a filter ahead of the
+   * PageCacheFilter when one servlet serves many handlers (the Spring Boot starter sets the
+   * controller method's handler). A policy's {@code paths} still win over it; without it the
+   * servlet's name is the handler. The name must be valid (1 to 64 of A-Z a-z 0-9 _ . -) and bounded
+   * in number: it keys pages, tokens and metrics.
+   */
+  public static final String HANDLER_ATTRIBUTE = "org.pagecache.handler";
   static final String TAGS_ATTRIBUTE = "org.pagecache.tags";
   static final String VIEWS_ATTRIBUTE = "org.pagecache.views";
   static final int MAX_TAGS = 64;
@@ -76,6 +85,7 @@ public final class PageCache implements AutoCloseable {
   final VisitorId visitors;
   private final Map<String, Set<String>> learnedVary = new ConcurrentHashMap<>();
   private volatile ServletContext servletContext;
+  private volatile Function<String, String> handlerByPath = path -> null;
 
   PageCache(PageCacheConfig config) {
     this.config = config;
@@ -274,6 +284,9 @@ public final class PageCache implements AutoCloseable {
       path = path.substring(ctx.getContextPath().length());
     }
     String byPolicy = policies.handlerForPath(path);
+    if (byPolicy == null) {
+      byPolicy = handlerByPath.apply(path);
+    }
     if (byPolicy != null || ctx == null) {
       return byPolicy != null ? byPolicy : "default";
     }
@@ -329,5 +342,15 @@ public final class PageCache implements AutoCloseable {
   public void close() {
     counters.close();
     store.close();
+  }
+
+  /**
+   * Tells {@link #evict(String)} which handler a path (within the context) belongs to, when the
+   * servlet's name is not the handler: an integration that sets {@link #HANDLER_ATTRIBUTE} gives
+   * the same naming here. The function returns null for paths it does not know; a policy's
+   * {@code paths} still come first.
+   */
+  public void handlersByPath(Function<String, String> byPath) {
+    this.handlerByPath = byPath == null ? path -> null : byPath;
   }
 }

@@ -346,4 +346,12 @@ public final class PageCacheConfig {
     }
     return v;
   }
+
+  /**
+   * Every parameter name with its default (unordered): for integrations that read
+   * the parameters from their own configuration (the Spring Boot starter's {@code pagecache.*}).
+   */
+  public static Map<String, String> parameters() {
+    return DEFAULTS;
+  }
 }

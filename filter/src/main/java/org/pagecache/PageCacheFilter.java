@@ -36,6 +36,7 @@ public class PageCacheFilter implements Filter {
   private static final String FILTERED = PageCacheFilter.class.getName() + ".filtered";
 
   private PageCacheConfig preset;
+  private PageCache given;
   private PageCache cache;
   private PageFlow flow;
   private boolean owner;
@@ -49,10 +50,23 @@ public class PageCacheFilter implements Filter {
     this.preset = config;
   }
 
+  /**
+   * For a cache the application started and closes itself (the Spring Boot starter's bean): the
+   * filter publishes and uses it, and leaves closing it to the application.
+   */
+  public PageCacheFilter(PageCache cache) {
+    this.given = cache;
+  }
+
   @Override
   public void init(FilterConfig filterConfig) throws ServletException {
     PageCache existing = PageCache.from(filterConfig.getServletContext());
-    if (existing != null) {
+    if (given != null && existing == null) {
+      given.attach(filterConfig.getServletContext());
+      filterConfig.getServletContext().setAttribute(PageCache.CONTEXT_ATTRIBUTE, given);
+      filterConfig.getServletContext().setAttribute(Counters.class.getName(), given.counters());
+      cache = given;
+    } else if (existing != null) {
       cache = existing; // a second mapping of the filter in the same application shares the cache
     } else {
       PageCacheConfig config;
@@ -70,6 +84,7 @@ public class PageCacheFilter implements Filter {
       filterConfig.getServletContext().setAttribute(PageCache.CONTEXT_ATTRIBUTE, cache);
       filterConfig.getServletContext().setAttribute(Counters.class.getName(), cache.counters());
       owner = true;
+      bindMetrics(filterConfig.getServletContext());
     }
     flow = new PageFlow(cache);
   }
@@ -90,6 +105,14 @@ public class PageCacheFilter implements Filter {
   public void destroy() {
     if (owner && cache != null) {
       cache.close();
+    }
+  }
+
+  /** Binds the cache's meters to a Micrometer registry the application put in the ServletContext. */
+  private void bindMetrics(ServletContext ctx) {
+    Object registry = ctx.getAttribute("io.micrometer.core.instrument.MeterRegistry");
+    if (registry != null) { // only then is the optional Micrometer on the class path: load nothing of it before
+      org.pagecache.metrics.PageCacheMetrics.bind(cache, registry);
     }
   }
 

@@ -310,8 +310,7 @@ final class PageFlow {
    * goes straight through: the container's HEAD handling computes the length itself.
    */
   private void bypass(Page p, String reason) throws IOException, ServletException {
-    p.stats.record(Event.BYPASS);
-    p.stats.bypassed(reason);
+    p.stats.bypass(reason);
     Label label = new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=" + detail(reason));
     if (isHead(p)) {
       label.apply(p.res);
@@ -451,6 +450,7 @@ final class PageFlow {
 
   private void rebuild(Page p, Found found, CachedPage stale, Lease lease) throws IOException, ServletException {
     long start = cache.clock.millis();
+    long startNanos = System.nanoTime(); // build time for metrics: a monotonic clock, not the TTL clock
     CapturingResponse capture = newCapture(p);
     capture.onPassThrough(new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=streamed")::apply);
     markRecentInvalidation(p, found, start);
@@ -459,6 +459,7 @@ final class PageFlow {
     try {
       p.chain.doFilter(shared, capture);
       c = capture.finish();
+      p.stats.built(System.nanoTime() - startNanos);
     } catch (IOException | ServletException | RuntimeException e) {
       unlock(p, lease);
       if (stale != null && !capture.isPassThrough() && !p.res.isCommitted()) {
@@ -474,7 +475,7 @@ final class PageFlow {
       String reason = c.overflowed() ? "too-large" : "async";
       rememberRefusal(p, found, reason, start);
       unlock(p, lease);
-      recordBypass(p, reason);
+      p.stats.bypass(reason);
       cache.live.count(LiveCounts.declared(p.req));
       return;
     }
@@ -506,16 +507,11 @@ final class PageFlow {
         rememberRefusal(p, found, refusal, start); // a stale copy stays: it is served while the next request tries again
       }
       unlock(p, lease);
-      recordBypass(p, refusal);
+      p.stats.bypass(refusal);
       replay(p, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=" + detail(refusal)));
       return;
     }
     store(p, found, cc, stale, lease, start, fresh);
-  }
-
-  private static void recordBypass(Page p, String reason) {
-    p.stats.record(Event.BYPASS);
-    p.stats.bypassed(reason);
   }
 
   /**
@@ -577,7 +573,7 @@ final class PageFlow {
     if (bytes.length > cache.config.maxEntrySize) {
       rememberRefusal(p, found, "too-large", start);
       unlock(p, lease);
-      recordBypass(p, "too-large");
+      p.stats.bypass("too-large");
       replay(p, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=too-large"));
       return;
     }

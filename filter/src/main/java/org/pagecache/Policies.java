@@ -71,7 +71,7 @@ final class Policies {
     return new Policies(defaults, byHandler);
   }
 
-  /** The handler of a request: a policy's URL pattern, else the servlet's name. */
+  /** The handler of a request: a policy's URL pattern, else {@link PageCache#HANDLER_ATTRIBUTE}, else the servlet's name. */
   String handlerFor(HttpServletRequest request) {
     if (!byPattern.isEmpty()) {
       String path = pathInContext(request);
@@ -80,6 +80,9 @@ final class Policies {
           return e.getValue().handler();
         }
       }
+    }
+    if (request.getAttribute(PageCache.HANDLER_ATTRIBUTE) instanceof String named) {
+      return named; // named by a framework integration (the Spring starter: the controller method)
     }
     HttpServletMapping mapping = request.getHttpServletMapping();
     String name = mapping == null ? null : mapping.getServletName();

@@ -1,12 +1,14 @@
 package org.pagecache.admin;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Supplier;
 
 /**
  * This JVM's counters for one handler since start, and the trace of its last events. Recording is
@@ -26,15 +28,6 @@ public final class HandlerStats {
   /** Pages of this handler rebuilt since its last refresh from this JVM. */
   public final LongAdder rebuiltSinceRefresh = new LongAdder();
 
-  /** Evidence is kept for this many names per handler; more are counted under {@link #OTHER}. */
-  static final int MAX_NAMES = 64;
-  /** Where names past {@link #MAX_NAMES} are counted (request data must not grow the JVM's memory). */
-  public static final String OTHER = "(other)";
-
-  private final Map<String, LongAdder> bypassReasons = new ConcurrentHashMap<>();
-  private final Map<String, LongAdder[]> cookieBypasses = new ConcurrentHashMap<>();
-  private final Map<String, LongAdder> unkeyedHeaders = new ConcurrentHashMap<>();
-
   private final String handler;
   private final byte[] trace = new byte[TRACE_SIZE];
   private final AtomicLong traceCount = new AtomicLong();
@@ -43,7 +36,12 @@ public final class HandlerStats {
   private volatile long lastToken;
 
   public HandlerStats(String handler) {
+    this(handler, (s, reason) -> { });
+  }
+
+  HandlerStats(String handler, BiConsumer<HandlerStats, String> onNewBypassReason) {
     this.handler = handler;
+    this.onNewBypassReason = onNewBypassReason;
   }
 
   public String handler() {
@@ -72,72 +70,6 @@ public final class HandlerStats {
     lockWaits.increment();
     long n = traceCount.getAndIncrement();
     trace[(int) (n % TRACE_SIZE)] = (byte) 'L';
-  }
-
-  /** Counts a bypass by its reason (the {@code detail} of its Cache-Status). */
-  public void bypassed(String reason) {
-    counter(bypassReasons, reason).increment();
-  }
-
-  /**
-   * Counts a request that bypassed because of these cookies (names only, never values), and
-   * whether the handler read any cookie while serving it.
-   */
-  public void cookieBypass(List<String> names, boolean handlerReadCookies) {
-    for (String name : names) {
-      LongAdder[] counts = bounded(cookieBypasses, name, () -> new LongAdder[] {new LongAdder(), new LongAdder()});
-      counts[0].increment();
-      if (handlerReadCookies) {
-        counts[1].increment();
-      }
-    }
-  }
-
-  /**
-   * Counts a build in which the handler read a request header that is not part of the page's key.
-   *
-   * @return true the first time this handler is seen reading it (log it once)
-   */
-  public boolean unkeyedHeaderRead(String name) {
-    boolean first = !unkeyedHeaders.containsKey(name) && unkeyedHeaders.size() < MAX_NAMES
-        && unkeyedHeaders.putIfAbsent(name, new LongAdder()) == null;
-    counter(unkeyedHeaders, name).increment();
-    return first;
-  }
-
-  /** Bypasses by reason since start. */
-  public Map<String, Long> bypassReasons() {
-    return sums(bypassReasons);
-  }
-
-  /** Per cookie name: requests it made bypass, and how many of them the handler read a cookie in. */
-  public Map<String, long[]> cookieBypasses() {
-    Map<String, long[]> out = new TreeMap<>();
-    cookieBypasses.forEach((name, c) -> out.put(name, new long[] {c[0].sum(), c[1].sum()}));
-    return out;
-  }
-
-  /** Per header name: builds in which the handler read it though it is not part of the key. */
-  public Map<String, Long> unkeyedHeaders() {
-    return sums(unkeyedHeaders);
-  }
-
-  private static LongAdder counter(Map<String, LongAdder> map, String name) {
-    return bounded(map, name, LongAdder::new);
-  }
-
-  private static <T> T bounded(Map<String, T> map, String name, Supplier<T> create) {
-    T existing = map.get(name);
-    if (existing != null) {
-      return existing;
-    }
-    return map.computeIfAbsent(map.size() < MAX_NAMES ? name : OTHER, n -> create.get());
-  }
-
-  private static Map<String, Long> sums(Map<String, LongAdder> map) {
-    Map<String, Long> out = new TreeMap<>();
-    map.forEach((name, c) -> out.put(name, c.sum()));
-    return out;
   }
 
   public void refreshed(long nowMillis, String by, long token) {
@@ -178,5 +110,122 @@ public final class HandlerStats {
 
   public long lastToken() {
     return lastToken;
+  }
+
+  // ---- evidence: what pages depend on (safe by default, README) ----
+
+  /** Evidence is kept for this many names per handler; more are counted under {@link #OTHER}. */
+  static final int MAX_NAMES = 64;
+  /** Where names past {@link #MAX_NAMES} are counted (request data must not grow the JVM's memory). */
+  public static final String OTHER = "(other)";
+
+  private final Map<String, LongAdder[]> cookieBypasses = new ConcurrentHashMap<>();
+  private final Map<String, LongAdder> unkeyedHeaders = new ConcurrentHashMap<>();
+
+  /**
+   * Counts a request that bypassed because of these cookies (names only, never values), and
+   * whether the handler read any cookie while serving it.
+   */
+  public void cookieBypass(List<String> names, boolean handlerReadCookies) {
+    for (String name : names) {
+      LongAdder[] counts = bounded(cookieBypasses, name, () -> new LongAdder[] {new LongAdder(), new LongAdder()});
+      counts[0].increment();
+      if (handlerReadCookies) {
+        counts[1].increment();
+      }
+    }
+  }
+
+  /**
+   * Counts a build in which the handler read a request header that is not part of the page's key.
+   *
+   * @return true the first time this handler is seen reading it (log it once)
+   */
+  public boolean unkeyedHeaderRead(String name) {
+    boolean first = !unkeyedHeaders.containsKey(name) && unkeyedHeaders.size() < MAX_NAMES
+        && unkeyedHeaders.putIfAbsent(name, new LongAdder()) == null;
+    counter(unkeyedHeaders, name).increment();
+    return first;
+  }
+
+  /** Per cookie name: requests it made bypass, and how many of them the handler read a cookie in. */
+  public Map<String, long[]> cookieBypasses() {
+    Map<String, long[]> out = new TreeMap<>();
+    cookieBypasses.forEach((name, c) -> out.put(name, new long[] {c[0].sum(), c[1].sum()}));
+    return out;
+  }
+
+  /** Bypasses by reason since start, as a sorted snapshot (for the admin page and api/stats). */
+  public Map<String, Long> bypassesByReason() {
+    return sums(bypassReasons);
+  }
+
+  /** Per header name: builds in which the handler read it though it is not part of the key. */
+  public Map<String, Long> unkeyedHeaders() {
+    return sums(unkeyedHeaders);
+  }
+
+  private static LongAdder counter(Map<String, LongAdder> map, String name) {
+    return bounded(map, name, LongAdder::new);
+  }
+
+  private static <T> T bounded(Map<String, T> map, String name, Supplier<T> create) {
+    T existing = map.get(name);
+    if (existing != null) {
+      return existing;
+    }
+    return map.computeIfAbsent(map.size() < MAX_NAMES ? name : OTHER, n -> create.get());
+  }
+
+  private static Map<String, Long> sums(Map<String, LongAdder> map) {
+    Map<String, Long> out = new TreeMap<>();
+    map.forEach((name, c) -> out.put(name, c.sum()));
+    return out;
+  }
+
+  // ---- for metrics (read by org.pagecache.metrics, never by the request path) ----
+
+  /** Distinct bypass reasons kept per handler; more are counted as "other" (reasons come from stored markers too). */
+  static final int MAX_BYPASS_REASONS = 32;
+  private final Map<String, LongAdder> bypassReasons = new ConcurrentHashMap<>();
+  private final LongAdder builds = new LongAdder();
+  private final LongAdder buildNanos = new LongAdder();
+  private final BiConsumer<HandlerStats, String> onNewBypassReason;
+
+  /** A bypass, with its reason as Cache-Status shows it ({@code session}, {@code set-cookie}, {@code too-large}...). */
+  public void bypass(String reason) {
+    record(Event.BYPASS);
+    LongAdder n = bypassReasons.get(reason);
+    if (n == null) {
+      String name = bypassReasons.size() < MAX_BYPASS_REASONS ? reason : "other";
+      LongAdder created = new LongAdder();
+      n = bypassReasons.putIfAbsent(name, created);
+      if (n == null) {
+        n = created;
+        onNewBypassReason.accept(this, name);
+      }
+    }
+    n.increment();
+  }
+
+  /** Bypasses by reason since start (a live view: new reasons appear as they happen). */
+  public Map<String, LongAdder> bypassReasons() {
+    return Collections.unmodifiableMap(bypassReasons);
+  }
+
+  /** One run of the handler to build a page (stored or not), and how long it took. */
+  public void built(long nanos) {
+    builds.increment();
+    buildNanos.add(nanos);
+  }
+
+  /** Handler runs that built a page, stored or not. */
+  public long builds() {
+    return builds.sum();
+  }
+
+  /** Total time of those runs, in nanoseconds. */
+  public long buildNanos() {
+    return buildNanos.sum();
   }
 }

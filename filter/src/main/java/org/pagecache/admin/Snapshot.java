@@ -78,7 +78,7 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       return new HandlerRow(s.handler(), policy, s.hits.sum(), s.stale.sum(), s.misses.sum(), s.rebuilds.sum(),
           s.lockWaits.sum(), s.bypasses.sum(), s.storeErrors.sum(), s.hitRatio(), s.lastRefreshMillis(),
           s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh.sum(), s.trace(), enabled, storedToken,
-          s.bypassReasons(), s.cookieBypasses(), s.unkeyedHeaders());
+          s.bypassesByReason(), s.cookieBypasses(), s.unkeyedHeaders());
     }
 
     /** Whether there is evidence to show: cookies that bypassed, or headers read outside the key. */

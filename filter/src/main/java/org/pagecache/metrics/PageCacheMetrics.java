@@ -1,0 +1,115 @@
+package org.pagecache.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.ToDoubleFunction;
+import org.pagecache.PageCache;
+import org.pagecache.admin.HandlerStats;
+
+/**
+ * Reports a {@link PageCache}'s per-handler counters to Micrometer, so the hit ratio of a whole
+ * cluster shows in one dashboard (the admin page shows one JVM). Meters read the cache's own
+ * counters when the registry is scraped (as Micrometer's Caffeine binder reads {@code CacheStats}):
+ * nothing is added to the request path, and a handler's meters appear with its first request.
+ *
+ * <table>
+ *   <caption>meters (every one tagged {@code cache=<handler>}, {@code cache.manager=pagecache})</caption>
+ *   <tr><td>{@code cache.gets}, tag {@code result}</td><td>requests by outcome: {@code hit}, {@code stale}
+ *       (served stale while one request rebuilds), {@code miss}, {@code bypass}; Micrometer's cache convention</td></tr>
+ *   <tr><td>{@code cache.puts}</td><td>pages stored</td></tr>
+ *   <tr><td>{@code pagecache.rebuild} (timer)</td><td>runs of the handler to build a page, and their time</td></tr>
+ *   <tr><td>{@code pagecache.bypasses}, tag {@code reason}</td><td>bypasses by the reason Cache-Status shows
+ *       ({@code session}, {@code authorization}, {@code set-cookie}, {@code too-large}, {@code store-unavailable}...)</td></tr>
+ *   <tr><td>{@code pagecache.store.errors}</td><td>memcached calls that failed or timed out</td></tr>
+ *   <tr><td>{@code pagecache.lock.waits}</td><td>requests that waited for another request's build</td></tr>
+ *   <tr><td>{@code pagecache.store.down} (gauge, no handler tag)</td><td>1 while memcached is considered down</td></tr>
+ * </table>
+ * Hit ratio of the cluster, in PromQL: {@code sum(rate(cache_gets_total{cache_manager="pagecache",result=~"hit|stale"}[5m]))
+ * / sum(rate(cache_gets_total{cache_manager="pagecache",result=~"hit|stale|miss"}[5m]))}.
+ *
+ * <p>Plain Jakarta: put the registry in the ServletContext attribute {@link #REGISTRY_ATTRIBUTE}
+ * (from a ServletContextListener, before the filter starts) and the filter binds it; or in code,
+ * {@code new PageCacheMetrics(cache).bindTo(registry)}. The Spring Boot starter binds it to the
+ * application's registry by itself. Micrometer is an optional dependency of the filter: without it
+ * on the class path nothing here is loaded.
+ */
+public final class PageCacheMetrics implements MeterBinder {
+  /** The ServletContext attribute the filter reads a {@code MeterRegistry} from. */
+  public static final String REGISTRY_ATTRIBUTE = "io.micrometer.core.instrument.MeterRegistry";
+
+  private final PageCache cache;
+
+  public PageCacheMetrics(PageCache cache) {
+    this.cache = cache;
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    Gauge.builder("pagecache.store.down", cache, c -> c.storeDown() ? 1 : 0)
+        .tag("cache.manager", "pagecache")
+        .description("1 while memcached is considered down and every request bypasses the cache")
+        .register(registry);
+    cache.stats().forEachHandler(h -> bindHandler(registry, h));
+    cache.stats().forEachBypassReason((h, reason) -> bindReason(registry, h, reason));
+  }
+
+  /**
+   * Binds to a registry given as an Object (a ServletContext attribute), so the filter names no
+   * Micrometer type and loads none when the attribute is absent.
+   */
+  public static void bind(PageCache cache, Object registry) {
+    if (!(registry instanceof MeterRegistry r)) {
+      throw new IllegalArgumentException("ServletContext attribute " + REGISTRY_ATTRIBUTE + ": a "
+          + registry.getClass().getName() + " is not an io.micrometer.core.instrument.MeterRegistry");
+    }
+    new PageCacheMetrics(cache).bindTo(r);
+  }
+
+  private static Tags tags(HandlerStats h) {
+    return Tags.of("cache", h.handler(), "cache.manager", "pagecache");
+  }
+
+  private static void bindHandler(MeterRegistry registry, HandlerStats h) {
+    Tags tags = tags(h);
+    gets(registry, h, tags, "hit", s -> s.hits.sum());
+    gets(registry, h, tags, "stale", s -> s.stale.sum());
+    gets(registry, h, tags, "miss", s -> s.misses.sum());
+    gets(registry, h, tags, "bypass", s -> s.bypasses.sum());
+    counter(registry, "cache.puts", h, tags, s -> s.rebuilds.sum(), "Pages stored in memcached");
+    counter(registry, "pagecache.store.errors", h, tags, s -> s.storeErrors.sum(),
+        "memcached calls that failed or timed out; the request went on without the cache");
+    counter(registry, "pagecache.lock.waits", h, tags, s -> s.lockWaits.sum(),
+        "Requests that waited for another request to build the same page");
+    FunctionTimer.builder("pagecache.rebuild", h, HandlerStats::builds, HandlerStats::buildNanos, TimeUnit.NANOSECONDS)
+        .tags(tags)
+        .description("Runs of the handler to build a page (stored or not), and their time")
+        .register(registry);
+  }
+
+  private static void gets(MeterRegistry registry, HandlerStats h, Tags tags, String result,
+      ToDoubleFunction<HandlerStats> count) {
+    FunctionCounter.builder("cache.gets", h, count)
+        .tags(tags).tag("result", result)
+        .description("Page requests by outcome: hit, stale (served while rebuilt), miss, bypass")
+        .register(registry);
+  }
+
+  private static void counter(MeterRegistry registry, String name, HandlerStats h, Tags tags,
+      ToDoubleFunction<HandlerStats> count, String description) {
+    FunctionCounter.builder(name, h, count).tags(tags).description(description).register(registry);
+  }
+
+  private static void bindReason(MeterRegistry registry, HandlerStats h, String reason) {
+    LongAdder n = h.bypassReasons().get(reason);
+    FunctionCounter.builder("pagecache.bypasses", n, LongAdder::sum)
+        .tags(tags(h)).tag("reason", reason)
+        .description("Requests that went past the cache, by reason")
+        .register(registry);
+  }
+}

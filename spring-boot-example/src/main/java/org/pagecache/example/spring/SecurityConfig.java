@@ -1,0 +1,39 @@
+package org.pagecache.example.spring;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.actuate.autoconfigure.security.servlet.EndpointRequest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+
+/**
+ * Pages are public; Actuator (but health) and the cache admin need a signed-in operator. The
+ * admin servlet checks role {@code pagecache-admin} itself through {@code request.isUserInRole},
+ * which Spring Security answers from the user's roles. The admin servlet and Actuator are called
+ * with HTTP Basic (no browser session to ride on), so Spring's CSRF check is left to the admin
+ * servlet's own token for them. Replace the in-memory user by your identity provider.
+ */
+@Configuration
+public class SecurityConfig {
+  @Bean
+  SecurityFilterChain security(HttpSecurity http) throws Exception {
+    http.authorizeHttpRequests(auth -> auth
+            .requestMatchers(EndpointRequest.to("health")).permitAll()
+            .requestMatchers(EndpointRequest.toAnyEndpoint()).hasRole("ops")
+            .requestMatchers("/cache-admin/**").authenticated()
+            .anyRequest().permitAll())
+        .httpBasic(Customizer.withDefaults())
+        .csrf(csrf -> csrf.ignoringRequestMatchers(EndpointRequest.toAnyEndpoint()).ignoringRequestMatchers("/cache-admin/**"));
+    return http.build();
+  }
+
+  @Bean
+  InMemoryUserDetailsManager users(@Value("${example.ops.password}") String password) {
+    return new InMemoryUserDetailsManager(
+        User.withUsername("ops").password("{noop}" + password).roles("ops", "pagecache-admin").build());
+  }
+}

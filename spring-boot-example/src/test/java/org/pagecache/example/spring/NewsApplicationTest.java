@@ -1,0 +1,149 @@
+package org.pagecache.example.spring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.testing.Http;
+import org.pagecache.testing.MemcachedExtension;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The example as a Spring team runs it: the real application on its embedded Tomcat, real HTTP,
+ * real memcached. Each test uses its own article id and namespace-free pages of its own, so the
+ * order of the tests does not matter.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {"example.ops.password=test-password", "pagecache.namespace=news-example"})
+class NewsApplicationTest {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(1);
+
+  @DynamicPropertySource
+  static void memcached(DynamicPropertyRegistry registry) {
+    registry.add("pagecache.memcached.servers", memcached::servers);
+  }
+
+  @LocalServerPort
+  int port;
+
+  private static final String OPS = "Basic " + Base64.getEncoder().encodeToString("ops:test-password".getBytes(StandardCharsets.UTF_8));
+
+  @Test
+  void annotatedPageIsAMissThenAHit() {
+    HttpResponse<byte[]> first = get("/article/1");
+    HttpResponse<byte[]> second = get("/article/1");
+
+    assertEquals("MISS", xCache(first));
+    assertEquals("HIT", xCache(second));
+    assertEquals(build(first), build(second), "the hit is the stored page, not a new build");
+  }
+
+  @Test
+  void pageOfAMethodWithoutCachedPageIsNeverStored() {
+    assertEquals("BYPASS", xCache(get("/account")));
+    HttpResponse<byte[]> again = get("/account");
+    assertEquals("BYPASS", xCache(again));
+    assertTrue(again.headers().firstValue("Cache-Status").orElse("").contains("detail=disabled"),
+        again.headers().firstValue("Cache-Status").orElse("(none)"));
+  }
+
+  @Test
+  void refreshThroughTheActuatorRebuildsOnlyThatHandlersPages() {
+    get("/article/2");
+    get("/");
+    HttpResponse<byte[]> article = get("/article/2");
+    HttpResponse<byte[]> home = get("/");
+    assertEquals("HIT", xCache(article));
+    assertEquals("HIT", xCache(home));
+
+    HttpResponse<byte[]> refresh = Http.post(uri("/actuator/pagecache"), "{\"handler\":\"article\"}",
+        "Authorization", OPS, "Content-Type", "application/json");
+    assertEquals(200, refresh.statusCode(), body(refresh));
+    assertTrue(body(refresh).contains("\"known\":true"), body(refresh));
+
+    HttpResponse<byte[]> rebuilt = get("/article/2");
+    assertEquals("MISS", xCache(rebuilt), "the refreshed handler's page is rebuilt");
+    assertTrue(build(rebuilt) > build(article));
+    HttpResponse<byte[]> homeAfter = get("/");
+    assertEquals("HIT", xCache(homeAfter), "the other handler keeps its page");
+    assertEquals(build(home), build(homeAfter));
+  }
+
+  @Test
+  void theEndpointShowsEachHandlersPolicyAndStatistics() {
+    get("/article/4");
+    HttpResponse<byte[]> stats = Http.get(uri("/actuator/pagecache"), "Authorization", OPS);
+    assertEquals(200, stats.statusCode(), body(stats));
+    assertTrue(body(stats).contains("\"article\":{\"policy\":\"ttl=5m, grace=30m"), body(stats));
+    assertTrue(body(stats).contains("\"storeDown\":false"), body(stats));
+  }
+
+  @Test
+  void aWriteWithoutHandlerOrTagIsRefused() {
+    HttpResponse<byte[]> empty = Http.post(uri("/actuator/pagecache"), "{}", "Authorization", OPS,
+        "Content-Type", "application/json");
+    assertEquals(400, empty.statusCode(), body(empty));
+  }
+
+  @Test
+  void actuatorWritesNeedAnOperator() {
+    HttpResponse<byte[]> anonymous = Http.post(uri("/actuator/pagecache"), "{\"handler\":\"article\"}",
+        "Content-Type", "application/json");
+    assertEquals(401, anonymous.statusCode());
+  }
+
+  @Test
+  void metricsShowTheHitsOfEachHandler() {
+    get("/article/3");
+    get("/article/3");
+    get("/article/3");
+
+    HttpResponse<byte[]> hits = Http.get(uri("/actuator/metrics/cache.gets?tag=cache:article&tag=result:hit"),
+        "Authorization", OPS);
+    assertEquals(200, hits.statusCode(), body(hits));
+    Matcher m = Pattern.compile("\"statistic\":\"COUNT\",\"value\":([0-9.]+)").matcher(body(hits));
+    assertTrue(m.find(), body(hits));
+    assertTrue(Double.parseDouble(m.group(1)) >= 2, body(hits));
+  }
+
+  @Test
+  void adminApiLetsInASpringSecurityUserInTheAdminRole() {
+    HttpResponse<byte[]> stats = Http.get(uri("/cache-admin/api/stats"), "Authorization", OPS);
+    assertEquals(200, stats.statusCode(), body(stats));
+  }
+
+  private HttpResponse<byte[]> get(String path) {
+    HttpResponse<byte[]> res = Http.get(uri(path));
+    assertEquals(200, res.statusCode(), path + ": " + body(res));
+    return res;
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + port + path);
+  }
+
+  private static String xCache(HttpResponse<byte[]> res) {
+    return res.headers().firstValue("X-Cache").orElse("(none)");
+  }
+
+  private static int build(HttpResponse<byte[]> res) {
+    Matcher m = Pattern.compile("build (\\d+)").matcher(body(res));
+    assertTrue(m.find(), body(res));
+    return Integer.parseInt(m.group(1));
+  }
+
+  private static String body(HttpResponse<byte[]> res) {
+    return new String(res.body(), StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,142 @@
+package org.pagecache.spring;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.lang.reflect.Method;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.http.server.PathContainer;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerExecutionChain;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+import org.springframework.web.util.ServletRequestPathUtils;
+import org.springframework.web.util.pattern.PathPattern;
+
+/**
+ * The PageCache handler of every Spring MVC controller method, and the policies they make.
+ *
+ * <p>Every request of a Spring MVC application goes through one {@code DispatcherServlet}, so the
+ * filter's default (the servlet's name) would make the whole site one handler. This names the
+ * handler after the controller method that will serve the request, found with the application's
+ * own {@link RequestMappingHandlerMapping} before the page is looked up ({@link #nameFor}).
+ */
+final class ControllerHandlers {
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,64}");
+
+  private final RequestMappingHandlerMapping mapping;
+  private final Map<Method, String> names = new HashMap<>();
+  private final Map<RequestMappingInfo, String> byInfo = new LinkedHashMap<>();
+  private final Map<String, String> policies = new LinkedHashMap<>();
+
+  /**
+   * @param cacheUnannotated {@code pagecache.unannotated=cache}: methods without {@link CachedPage} are cached too
+   * @throws IllegalArgumentException naming the method, when an annotation is invalid or two
+   *     methods give one handler different policies
+   */
+  ControllerHandlers(RequestMappingHandlerMapping mapping, boolean cacheUnannotated) {
+    this.mapping = mapping;
+    Map<String, String> declaredBy = new HashMap<>();
+    for (Map.Entry<RequestMappingInfo, HandlerMethod> e : mapping.getHandlerMethods().entrySet()) {
+      HandlerMethod hm = e.getValue();
+      String where = hm.getBeanType().getSimpleName() + "." + hm.getMethod().getName();
+      CachedPage a = annotation(hm);
+      String name = a != null && !a.handler().isEmpty() ? a.handler() : defaultName(hm);
+      if (!NAME.matcher(name).matches()) {
+        throw new IllegalArgumentException("@CachedPage(handler = \"" + name + "\") on " + where
+            + ": a handler name must be 1 to 64 characters of A-Z a-z 0-9 _ . -");
+      }
+      names.put(hm.getMethod(), name);
+      byInfo.put(e.getKey(), name);
+      String spec = a != null ? spec(a) : cacheUnannotated ? "enabled=true" : null;
+      if (spec == null) {
+        continue;
+      }
+      String before = policies.putIfAbsent(name, spec);
+      if (before != null && !before.equals(spec)) {
+        throw new IllegalArgumentException("@CachedPage(handler = \"" + name + "\"): " + declaredBy.get(name)
+            + " gives it '" + before + "' but " + where + " gives it '" + spec
+            + "'; give both methods the same policy, or different handler names");
+      }
+      declaredBy.putIfAbsent(name, where);
+    }
+  }
+
+  private static CachedPage annotation(HandlerMethod hm) {
+    CachedPage onMethod = AnnotatedElementUtils.findMergedAnnotation(hm.getMethod(), CachedPage.class);
+    return onMethod != null ? onMethod : AnnotatedElementUtils.findMergedAnnotation(hm.getBeanType(), CachedPage.class);
+  }
+
+  /** {@code ControllerClass.method}, kept to the characters and length a handler name allows. */
+  static String defaultName(HandlerMethod hm) {
+    String name = (hm.getBeanType().getSimpleName() + "." + hm.getMethod().getName()).replaceAll("[^A-Za-z0-9_.\\-]", "_");
+    return name.length() <= 64 ? name : name.substring(name.length() - 64);
+  }
+
+  private static String spec(CachedPage a) {
+    String spec = "enabled=true";
+    if (!a.ttl().isBlank()) {
+      spec += ", ttl=" + a.ttl().trim();
+    }
+    if (!a.grace().isBlank()) {
+      spec += ", grace=" + a.grace().trim();
+    }
+    if (a.vary().length > 0) {
+      spec += ", vary=" + String.join("|", a.vary());
+    }
+    return PolicyText.join(spec, a.spec().trim());
+  }
+
+  /** Policies of the cached handlers, name to spec (for {@link PolicyText#merge}). */
+  Map<String, String> policies() {
+    return policies;
+  }
+
+  /**
+   * The handler of the controller method that will serve this request, or null when no
+   * controller method will (static resources, Actuator, errors: the filter's default applies).
+   * The lookup runs on a view of the request whose attribute writes are kept apart, so the
+   * DispatcherServlet later finds the request as the container gave it.
+   */
+  String nameFor(HttpServletRequest request) {
+    AttributesKeptApart probe = new AttributesKeptApart(request);
+    try {
+      if (mapping.usesPathPatterns()) {
+        ServletRequestPathUtils.parseAndCache(probe);
+      }
+      HandlerExecutionChain chain = mapping.getHandler(probe);
+      if (chain != null && chain.getHandler() instanceof HandlerMethod hm) {
+        return names.get(hm.getMethod());
+      }
+      return null;
+    } catch (Exception e) {
+      return null; // no match (e.g. 406): the DispatcherServlet answers; the filter's default policy applies
+    }
+  }
+
+  /**
+   * The handler of a GET of this path (for {@code evict(url)}): the most specific matching
+   * pattern of a controller method. Conditions on parameters, headers or media types are not
+   * considered (there is no request), so give such pages their own tags.
+   */
+  String handlerForPath(String path) {
+    PathContainer container = PathContainer.parsePath(path);
+    Optional<Map.Entry<PathPattern, String>> best = byInfo.entrySet().stream()
+        .filter(e -> allowsGet(e.getKey()) && e.getKey().getPathPatternsCondition() != null)
+        .flatMap(e -> e.getKey().getPathPatternsCondition().getPatterns().stream()
+            .filter(p -> p.matches(container))
+            .map(p -> Map.entry(p, e.getValue())))
+        .min(Comparator.comparing(Map.Entry::getKey, PathPattern.SPECIFICITY_COMPARATOR));
+    return best.map(Map.Entry::getValue).orElse(null);
+  }
+
+  private static boolean allowsGet(RequestMappingInfo info) {
+    var methods = info.getMethodsCondition().getMethods();
+    return methods.isEmpty() || methods.contains(RequestMethod.GET);
+  }
+}

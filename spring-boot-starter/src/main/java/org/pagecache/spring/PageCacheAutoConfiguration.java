@@ -1,0 +1,125 @@
+package org.pagecache.spring;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.DispatcherType;
+import java.util.Map;
+import org.pagecache.PageCache;
+import org.pagecache.PageCacheAdminServlet;
+import org.pagecache.PageCacheConfig;
+import org.pagecache.counters.CountSink;
+import org.pagecache.counters.CountSource;
+import org.pagecache.metrics.PageCacheMetrics;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.security.SecurityProperties;
+import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+/**
+ * PageCache for a Spring MVC application: add the starter and {@code pagecache.memcached.servers}.
+ *
+ * <ul>
+ *   <li>{@link PageCache} bean (refresh a handler, invalidate a tag, evict a page), configured from
+ *       {@code pagecache.*} with the filter's parameter names;
+ *   <li>the filter, async-supported, at Spring Security's filter order + 10 (after the security
+ *       chain: access rules run before a stored page is served, and the request the application
+ *       sees is the one Spring Security wrapped); handlers named after controller methods
+ *       ({@link CachedPage});
+ *   <li>the admin servlet at {@code pagecache.admin.path} (default {@code /cache-admin/*}); its
+ *       role check is {@code request.isUserInRole}, which Spring Security answers;
+ *   <li>with Micrometer, the meters of {@link PageCacheMetrics}; with Actuator, the
+ *       {@code pagecache} endpoint ({@link PageCacheEndpoint}).
+ * </ul>
+ */
+@AutoConfiguration(after = WebMvcAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(DispatcherServlet.class)
+@ConditionalOnProperty(name = "pagecache.enabled", havingValue = "true", matchIfMissing = true)
+public class PageCacheAutoConfiguration {
+
+  @Bean
+  @ConditionalOnBean(name = "requestMappingHandlerMapping")
+  ControllerHandlers pageCacheControllerHandlers(
+      @Qualifier("requestMappingHandlerMapping") RequestMappingHandlerMapping mapping, Environment env) {
+    EnvironmentSettings.checkNames(env);
+    return new ControllerHandlers(mapping, EnvironmentSettings.cacheUnannotated(env));
+  }
+
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  PageCache pageCache(Environment env, ObjectProvider<ControllerHandlers> handlers,
+      ObjectProvider<CountSource> source, ObjectProvider<CountSink> sink) {
+    ControllerHandlers h = handlers.getIfAvailable();
+    String policies = PolicyText.merge(h != null ? h.policies() : Map.of(), env.getProperty("pagecache.policies"));
+    PageCacheConfig config = EnvironmentSettings.config(env, policies, source.getIfAvailable(), sink.getIfAvailable());
+    PageCache cache = PageCache.start(config);
+    if (h != null) {
+      cache.handlersByPath(h::handlerForPath);
+    }
+    return cache;
+  }
+
+  @Bean
+  FilterRegistrationBean<SpringPageCacheFilter> pageCacheFilter(PageCache cache,
+      ObjectProvider<ControllerHandlers> handlers, Environment env) {
+    FilterRegistrationBean<SpringPageCacheFilter> reg = new FilterRegistrationBean<>(
+        new SpringPageCacheFilter(cache, handlers.getIfAvailable(() -> null)));
+    reg.setName("pagecache");
+    reg.addUrlPatterns("/*");
+    reg.setDispatcherTypes(DispatcherType.REQUEST);
+    reg.setAsyncSupported(true);
+    int security = env.getProperty("spring.security.filter.order", Integer.class, SecurityProperties.DEFAULT_FILTER_ORDER);
+    reg.setOrder(env.getProperty("pagecache.filter.order", Integer.class, security + 10));
+    return reg;
+  }
+
+  @Bean
+  @ConditionalOnExpression("'${pagecache.admin.path:/cache-admin/*}'.trim() != 'none'")
+  ServletRegistrationBean<PageCacheAdminServlet> pageCacheAdminServlet(Environment env) {
+    String path = env.getProperty("pagecache.admin.path", "/cache-admin/*").trim();
+    if (!path.startsWith("/")) {
+      throw new IllegalArgumentException("pagecache.admin.path: '" + path
+          + "' is not a URL pattern; use e.g. /cache-admin/*, or none to leave the admin servlet out");
+    }
+    ServletRegistrationBean<PageCacheAdminServlet> reg = new ServletRegistrationBean<>(new PageCacheAdminServlet(), path);
+    reg.setName("pagecache-admin");
+    return reg;
+  }
+
+  /** Meters for the application's registry (Spring Boot binds every MeterBinder bean). */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(MeterRegistry.class)
+  static class Metrics {
+    @Bean
+    PageCacheMetrics pageCacheMetrics(PageCache cache) {
+      return new PageCacheMetrics(cache);
+    }
+  }
+
+  /** The {@code pagecache} Actuator endpoint. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = {"org.springframework.boot.actuate.endpoint.annotation.Endpoint",
+      "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint"})
+  static class Actuator {
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint
+    PageCacheEndpoint pageCacheEndpoint(PageCache cache) {
+      return new PageCacheEndpoint(cache);
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package org.pagecache.spring;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.pagecache.CachePolicy;
+import org.pagecache.PageCache;
+import org.pagecache.admin.HandlerStats;
+import org.pagecache.store.StoreException;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.lang.Nullable;
+
+/**
+ * The {@code pagecache} Actuator endpoint. Expose it with
+ * {@code management.endpoints.web.exposure.include=pagecache} and secure it as the other
+ * endpoints (its writes change what every server serves):
+ * <ul>
+ *   <li>{@code GET /actuator/pagecache}: this JVM's statistics per handler, with the policies;
+ *   <li>{@code POST /actuator/pagecache} with {@code {"handler":"article"}}: refresh one handler
+ *       (only its pages are rebuilt), and/or {@code {"tag":"article:42"}}: invalidate a tag.
+ * </ul>
+ */
+@Endpoint(id = "pagecache")
+public class PageCacheEndpoint {
+  private final PageCache cache;
+
+  public PageCacheEndpoint(PageCache cache) {
+    this.cache = cache;
+  }
+
+  /** Statistics of this JVM since start, per handler, and whether memcached is reachable. */
+  @ReadOperation
+  public Map<String, Object> stats() {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("store", cache.store().describe());
+    out.put("storeDown", cache.storeDown());
+    Map<String, Map<String, Object>> handlers = new LinkedHashMap<>();
+    List<CachePolicy> policies = new ArrayList<>(cache.policies());
+    policies.sort(Comparator.comparing(CachePolicy::handler));
+    for (CachePolicy p : policies) {
+      Map<String, Object> h = new LinkedHashMap<>();
+      h.put("policy", p.spec());
+      HandlerStats s = cache.stats().seen(p.handler()) ? cache.stats().handler(p.handler()) : null;
+      if (s != null) {
+        h.put("hits", s.hits.sum());
+        h.put("stale", s.stale.sum());
+        h.put("misses", s.misses.sum());
+        h.put("bypasses", s.bypasses.sum());
+        h.put("rebuilds", s.rebuilds.sum());
+        h.put("storeErrors", s.storeErrors.sum());
+        h.put("lockWaits", s.lockWaits.sum());
+        h.put("hitRatio", s.hitRatio());
+        h.put("lastRefreshMillis", s.lastRefreshMillis());
+        h.put("lastRefreshBy", s.lastRefreshBy());
+      }
+      handlers.put(p.handler(), h);
+    }
+    out.put("handlers", handlers);
+    return out;
+  }
+
+  /**
+   * Refreshes a handler and/or invalidates a tag. 400 without either or with an invalid name,
+   * 503 when memcached could not be written (nothing was refreshed).
+   */
+  @WriteOperation
+  public WebEndpointResponse<Map<String, Object>> write(@Nullable String handler, @Nullable String tag,
+      SecurityContext security) {
+    if (handler == null && tag == null) {
+      throw new InvalidEndpointRequestException("give a handler to refresh and/or a tag to invalidate",
+          "send {\"handler\":\"<name>\"} and/or {\"tag\":\"<tag>\"}");
+    }
+    String by = "actuator" + (security.getPrincipal() != null ? ":" + security.getPrincipal().getName() : "");
+    Map<String, Object> out = new LinkedHashMap<>();
+    try {
+      if (handler != null) {
+        out.put("refresh", cache.refreshHandler(handler, by));
+      }
+      if (tag != null) {
+        out.put("invalidation", cache.invalidateTag(tag));
+      }
+    } catch (IllegalArgumentException e) {
+      throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage());
+    } catch (StoreException e) {
+      out.put("error", "memcached could not be written; what is not listed here did not happen: " + e.getMessage());
+      return new WebEndpointResponse<>(out, WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+    }
+    return new WebEndpointResponse<>(out);
+  }
+}

@@ -1,0 +1,36 @@
+package org.pagecache.spring;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import org.pagecache.PageCache;
+import org.pagecache.PageCacheFilter;
+
+/**
+ * The PageCacheFilter of a Spring MVC application: before the page is looked up, names the
+ * request's handler after the controller method that will serve it ({@link PageCache#HANDLER_ATTRIBUTE}).
+ */
+final class SpringPageCacheFilter extends PageCacheFilter {
+  private final ControllerHandlers handlers;
+
+  SpringPageCacheFilter(PageCache cache, ControllerHandlers handlers) {
+    super(cache);
+    this.handlers = handlers;
+  }
+
+  @Override
+  public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    if (request instanceof HttpServletRequest req && request.getAttribute(PageCache.HANDLER_ATTRIBUTE) == null
+        && ("GET".equals(req.getMethod()) || "HEAD".equals(req.getMethod()))) {
+      String name = handlers.nameFor(req);
+      if (name != null) {
+        request.setAttribute(PageCache.HANDLER_ATTRIBUTE, name);
+      }
+    }
+    super.doFilter(request, response, chain);
+  }
+}

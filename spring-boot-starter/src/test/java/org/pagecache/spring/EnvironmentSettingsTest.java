@@ -1,0 +1,86 @@
+package org.pagecache.spring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.pagecache.PageCacheConfig;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+class EnvironmentSettingsTest {
+  private static StandardEnvironment environment(Map<String, Object> properties, Map<String, Object> variables) {
+    StandardEnvironment env = new StandardEnvironment();
+    env.getPropertySources().remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
+    env.getPropertySources().remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
+    // As Spring Boot orders them: the environment variables above application.properties.
+    env.getPropertySources().addLast(new SystemEnvironmentPropertySource(
+        StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
+    env.getPropertySources().addLast(new MapPropertySource("application.properties", properties));
+    return env;
+  }
+
+  @Test
+  void theEnvironmentVariablesOfTheConventionWinOverApplicationProperties() {
+    StandardEnvironment env = environment(Map.of("pagecache.ttl", "5m", "pagecache.header", "X-Page"),
+        Map.of("PAGECACHE_TTL", "7m", "PAGECACHE_MEMCACHED_OP_TIMEOUT", "300ms"));
+
+    PageCacheConfig config = EnvironmentSettings.config(env, "", null, null);
+
+    assertEquals("7m", config.value("ttl"));
+    assertEquals("300ms", config.value("memcached.op.timeout"));
+    assertEquals("X-Page", config.value("header"));
+  }
+
+  @Test
+  void aBadValueFailsWithTheFiltersMessage() {
+    StandardEnvironment env = environment(Map.of("pagecache.ttl", "5 minutes"), Map.of());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> EnvironmentSettings.config(env, "", null, null));
+    assertTrue(e.getMessage().contains("ttl: '5 minutes' is not a duration"), e.getMessage());
+  }
+
+  @Test
+  void aMisspeltPropertyFailsNamingItAndWhereItCameFrom() {
+    StandardEnvironment env = environment(Map.of("pagecache.memcached.server", "10.0.0.1:11211"), Map.of());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EnvironmentSettings.checkNames(env));
+    assertTrue(e.getMessage().startsWith("unknown PageCache properties: pagecache.memcached.server (in application.properties)"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("pagecache.memcached.servers"), e.getMessage());
+  }
+
+  @Test
+  void unannotatedIsBypassOrCache() {
+    assertEquals(false, EnvironmentSettings.cacheUnannotated(environment(Map.of(), Map.of())));
+    assertEquals(true, EnvironmentSettings.cacheUnannotated(environment(Map.of("pagecache.unannotated", "cache"), Map.of())));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> EnvironmentSettings.cacheUnannotated(environment(Map.of("pagecache.unannotated", "yes"), Map.of())));
+    assertTrue(e.getMessage().startsWith("pagecache.unannotated: 'yes' is not bypass"), e.getMessage());
+  }
+
+  /** The IDE completes what the starter reads: every parameter of the filter, with its default. */
+  @Test
+  void theConfigurationMetadataDescribesEveryParameter() throws Exception {
+    JsonNode metadata;
+    try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+      metadata = new ObjectMapper().readTree(in);
+    }
+    Map<String, JsonNode> byName = new HashMap<>();
+    metadata.get("properties").forEach(p -> byName.put(p.get("name").asText(), p));
+    PageCacheConfig.parameters().forEach((name, defaultValue) -> {
+      JsonNode p = byName.get("pagecache." + name);
+      assertTrue(p != null, "pagecache." + name + " is missing from the metadata");
+      assertTrue(!p.get("description").asText().isBlank(), name);
+      assertEquals(defaultValue, p.has("defaultValue") ? p.get("defaultValue").asText() : "", name);
+    });
+    EnvironmentSettings.STARTER_PROPERTIES.forEach(name ->
+        assertTrue(byName.containsKey("pagecache." + name), "pagecache." + name + " is missing from the metadata"));
+  }
+}

@@ -1,0 +1,143 @@
+package org.pagecache.spring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.CachePolicy;
+import org.pagecache.PageCache;
+import org.pagecache.spring.testapp.TestApplication;
+import org.pagecache.testing.Http;
+import org.pagecache.testing.MemcachedExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The starter in a running Spring Boot application (embedded Tomcat, Spring Security), over real
+ * HTTP against real memcached. Each test uses paths of its own.
+ */
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {"pagecache.namespace=starter-test", "pagecache.policies=beta: ttl=7m"})
+class StarterTest {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(1);
+
+  @DynamicPropertySource
+  static void memcached(DynamicPropertyRegistry registry) {
+    registry.add("pagecache.memcached.servers", memcached::servers);
+    registry.add("pagecache.memcached.op.timeout", () -> MemcachedExtension.TEST_OP_TIMEOUT.toMillis() + "ms");
+  }
+
+  @LocalServerPort
+  int port;
+
+  @Autowired
+  PageCache pageCache;
+
+  @Test
+  void eachControllerMethodIsAHandlerOfItsOwnAndRefreshesAlone() {
+    get("/a/1");
+    get("/b/1");
+    assertEquals("HIT", xCache(get("/a/1")));
+    assertEquals("HIT", xCache(get("/b/1")));
+
+    pageCache.refreshHandler("alpha");
+
+    HttpResponse<byte[]> a = get("/a/1");
+    assertEquals("MISS", xCache(a), "alpha's page is rebuilt");
+    assertEquals("alpha 1 call 2", body(a));
+    HttpResponse<byte[]> b = get("/b/1");
+    assertEquals("HIT", xCache(b), "beta keeps its page");
+    assertEquals("beta 1 call 1", body(b));
+  }
+
+  @Test
+  void aControllerAnnotationCoversItsMethodsUnderTheirOwnNames() {
+    assertEquals("MISS", xCache(get("/c/one")));
+    assertEquals("HIT", xCache(get("/c/one")));
+    assertEquals(Duration.ofMinutes(1), policy("ClassLevel.one").ttl());
+  }
+
+  @Test
+  void methodsWithoutTheAnnotationAreNotCached() {
+    HttpResponse<byte[]> first = get("/plain");
+    HttpResponse<byte[]> second = get("/plain");
+    assertEquals("BYPASS", xCache(second));
+    assertTrue(second.headers().firstValue("Cache-Status").orElse("").contains("detail=disabled"));
+    assertTrue(!body(first).equals(body(second)), "built on every request");
+  }
+
+  @Test
+  void theApplicationsPoliciesComeOnTopOfTheAnnotation() {
+    assertEquals(Duration.ofMinutes(7), policy("beta").ttl());
+    assertEquals(Duration.ofMinutes(5), policy("alpha").ttl());
+  }
+
+  @Test
+  void aStoredPageIsNotServedPastSpringSecurity() {
+    String editor = basic("editor", "editor-pw");
+    assertEquals("MISS", xCache(get("/members", "Authorization", editor)));
+    assertEquals("HIT", xCache(get("/members", "Authorization", editor)));
+
+    HttpResponse<byte[]> anonymous = Http.get(uri("/members"));
+    assertEquals(401, anonymous.statusCode(), "the filter runs after the security chain");
+  }
+
+  @Test
+  void theAdminServletTakesItsRoleFromSpringSecurity() {
+    assertEquals(200, Http.get(uri("/cache-admin/api/stats"), "Authorization", basic("editor", "editor-pw")).statusCode());
+    assertEquals(403, Http.get(uri("/cache-admin/api/stats"), "Authorization", basic("reader", "reader-pw")).statusCode());
+  }
+
+  @Test
+  void anAsyncControllerWorksThroughTheFilter() {
+    HttpResponse<byte[]> res = get("/slow");
+    assertEquals("slow call 1", body(res).substring(0, "slow call 1".length()));
+    assertEquals("BYPASS", xCache(res), "async responses stream straight through");
+  }
+
+  @Test
+  void evictFindsTheControllerMethodsHandlerByUrl() {
+    get("/a/evicted");
+    PageCache.Eviction eviction = pageCache.evict("http://127.0.0.1:" + port + "/a/evicted");
+    assertEquals("alpha", eviction.handler());
+    assertTrue(eviction.existed());
+    assertEquals("MISS", xCache(get("/a/evicted")));
+  }
+
+  private CachePolicy policy(String handler) {
+    return pageCache.policies().stream().filter(p -> p.handler().equals(handler)).findFirst()
+        .orElseThrow(() -> new AssertionError("no policy " + handler + " in " + pageCache.policies()));
+  }
+
+  private HttpResponse<byte[]> get(String path, String... headers) {
+    HttpResponse<byte[]> res = Http.get(uri(path), headers);
+    assertEquals(200, res.statusCode(), path + ": " + body(res));
+    return res;
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + port + path);
+  }
+
+  private static String basic(String user, String password) {
+    return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String xCache(HttpResponse<byte[]> res) {
+    return res.headers().firstValue("X-Cache").orElse("(none)");
+  }
+
+  private static String body(HttpResponse<byte[]> res) {
+    return new String(res.body(), StandardCharsets.UTF_8);
+  }
+}
