@@ -30,6 +30,8 @@ import org.pagecache.counters.Placeholders;
 import org.pagecache.freshness.Freshness;
 import org.pagecache.freshness.Freshness.Decision;
 import org.pagecache.key.PageKey;
+import org.pagecache.near.NearCache;
+import org.pagecache.near.WaitingList;
 import org.pagecache.store.CachedPage;
 import org.pagecache.store.CachedPage.Header;
 import org.pagecache.store.CachedPage.TagVersion;
@@ -54,6 +56,10 @@ final class PageFlow {
   private static final long FIRST_POLL_MILLIS = 10;
   private static final long MAX_POLL_MILLIS = 100;
   private static final long THIRTY_DAYS_SECONDS = 30L * 24 * 3600;
+  /** Request attribute: the near cache entry this request is served from. */
+  private static final String NEAR_ENTRY = "org.pagecache.near.entry";
+  /** Request attribute: this request waited lock.wait in the JVM for another's build already. */
+  private static final String WAITED_IN_JVM = "org.pagecache.near.waited";
 
   private final PageCache cache;
   private final String cacheHeader;
@@ -112,15 +118,7 @@ final class PageFlow {
           serve(p, page, Event.STALE, "STALE", "PageCache; hit; ttl=" + ttlLeft(page) + "; detail=" + detail(found.decision.reason()));
         }
       }
-      case ABSENT -> {
-        p.stats.record(Event.MISS); // the builder and those who wait for it alike
-        Lease lease = tryLock(p, found.key, null);
-        if (lease != null) {
-          rebuildUnlessDone(p, found, null, lease);
-        } else {
-          waitForBuilder(p, found);
-        }
-      }
+      case ABSENT -> absent(p, found);
     }
   }
 
@@ -142,6 +140,11 @@ final class PageFlow {
   private Found lookup(Page p) {
     List<String> varyNames = cache.varyHeaders(p.handler, p.policy);
     String key = pageKey(p.req, p.handler, varyNames);
+    Found known = nearOrWaited(p, key); // this JVM's memory, or another request of it building the page
+    if (known != null) {
+      return known;
+    }
+    long askedAt = cache.clock.millis();
     String tokenKey = cache.tokens.key(p.handler);
     Map<String, byte[]> got = cache.store.getMulti(List.of(tokenKey, key));
     long token = cache.tokens.effective(p.handler, got.get(tokenKey));
@@ -165,6 +168,9 @@ final class PageFlow {
     }
     Decision decision = Freshness.classify(page, cache.clock.millis(), token, versions,
         p.policy.earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
+    if (decision.state() == Freshness.State.FRESH) {
+      cache.near.remember(key, p.handler, page, askedAt);
+    }
     return new Found(key, page, token, decision, versions);
   }
 
@@ -251,7 +257,8 @@ final class PageFlow {
     Map<String, Long> counts = isHead(p) || page.viewKeys().isEmpty() ? Map.of() : cache.live.count(page.viewKeys());
     byte[] rendered = page.placeholders() ? cache.live.render(page.body(), counts, xCache) : null;
     PageSender.send(p.req, p.res, page, cache.clock.millis(), new Label(cacheHeader, xCache, cacheStatus),
-        rendered, cache.config.maxEntrySize * 8);
+        rendered, cache.near.identityBody((NearCache.Entry) p.req.getAttribute(NEAR_ENTRY), page),
+        cache.config.maxEntrySize * 8);
   }
 
   /** Sends a response that was captured but not stored, with its counters live too. */
@@ -318,10 +325,12 @@ final class PageFlow {
         Map<String, byte[]> got = cache.store.getMulti(List.of(found.key, lockKey));
         CachedPage page = cache.codec.decode(found.key, got.get(found.key));
         if (page != null && page.isUncacheableMarker()) {
+          cache.waiting.arrived(found.key, page);
           bypass(p, page.uncacheableReason());
           return;
         }
         if (page != null && varyMatches(page, p.req)) {
+          cache.waiting.arrived(found.key, page);
           serve(p, page, null, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(page)); // counted as its miss
           return;
         }
@@ -482,7 +491,9 @@ final class PageFlow {
     boolean stored = storeQuietly(p, key, bytes, storeTtlSeconds(fresh.plus(p.policy.grace())));
     if (stored) {
       p.stats.record(Event.WRITE);
+      cache.near.remember(key, p.handler, page, now);
     }
+    cache.waiting.arrived(found.key, page);
     unlock(p, lease);
     serve(p, page, null, "MISS", "PageCache; " + fwd + (stored ? "; stored" : "; detail=store-unavailable"));
   }
@@ -504,6 +515,7 @@ final class PageFlow {
   private void rememberUncacheable(Page p, String key, String reason, long now) {
     CachedPage marker = CachedPage.uncacheable(reason, now, now + cache.config.uncacheableTtl.toMillis());
     storeQuietly(p, key, cache.codec.encode(marker), (int) Math.max(1, cache.config.uncacheableTtl.toSeconds()));
+    cache.waiting.arrived(key, marker);
   }
 
   private boolean storeQuietly(Page p, String key, byte[] bytes, int ttlSeconds) {
@@ -599,5 +611,100 @@ final class PageFlow {
       }
     }
     return sb.toString();
+  }
+
+  // ---- the near cache and the in-JVM waiting list (issue 14) ----
+
+  /**
+   * A FRESH page this JVM holds (trusted for near.trust since memcached last confirmed it, and
+   * judged against the token and tag versions this JVM knows), or the page another request of this
+   * JVM was building while this one waited for it; null to ask memcached.
+   */
+  private Found nearOrWaited(Page p, String key) {
+    NearCache.Entry entry = cache.near.trusted(key);
+    if (entry != null) {
+      Found f = judged(p, key, entry.page());
+      if (f != null && f.decision.state() == Freshness.State.FRESH) {
+        cache.near.counted(true);
+        p.req.setAttribute(NEAR_ENTRY, entry);
+        return f;
+      }
+      cache.near.drop(key); // refreshed, invalidated or expired: memcached decides, and is remembered again
+    }
+    cache.near.counted(false);
+    WaitingList.Wait w = cache.waiting.awaitOthers(key, cache.config.lockWait);
+    if (w.timedOut()) {
+      p.req.setAttribute(WAITED_IN_JVM, Boolean.TRUE);
+      return null;
+    }
+    if (w.page() == null) {
+      return null;
+    }
+    p.stats.lockWaited();
+    if (w.page().isUncacheableMarker()) {
+      return new Found(key, w.page(), 0, Freshness.classify(null, 0, 0, Map.of(), 0, 1), Map.of());
+    }
+    Found f = judged(p, key, w.page());
+    return f != null && f.decision.state() == Freshness.State.FRESH ? f : null;
+  }
+
+  /** A page held in this JVM, classified with this JVM's knowledge; null when it is not this request's variant. */
+  private Found judged(Page p, String key, CachedPage page) {
+    if (!varyMatches(page, p.req)) {
+      return null;
+    }
+    long token = cache.tokens.remembered(p.handler);
+    Map<String, Long> versions = page.tags().isEmpty() ? Map.of()
+        : cache.tags.current(page.tags().stream().map(TagVersion::tag).toList());
+    Decision decision = Freshness.classify(page, cache.clock.millis(), token, versions,
+        p.policy.earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
+    return new Found(key, page, token, decision, versions);
+  }
+
+  /**
+   * ABSENT: the first request of this JVM takes the lock and builds, or watches memcached while
+   * another JVM builds; the other requests of this JVM wait for it in the JVM (bounded by
+   * lock.wait), not each on memcached.
+   */
+  private void absent(Page p, Found found) throws IOException, ServletException {
+    p.stats.record(Event.MISS); // the builder and those who wait for it alike
+    if (p.req.getAttribute(WAITED_IN_JVM) != null) {
+      rebuild(p, found, null, null); // waited lock.wait already: never keep a reader waiting longer
+      return;
+    }
+    try (WaitingList.Ticket ticket = cache.waiting.join(found.key)) {
+      if (!ticket.leads()) {
+        p.stats.lockWaited();
+        WaitingList.Wait w = ticket.await(cache.config.lockWait);
+        if (w.timedOut()) {
+          rebuild(p, found, null, null);
+          return;
+        }
+        if (w.page() != null && serveArrived(p, w.page())) {
+          return;
+        }
+        // The leader ended without a page for this request (a failed build, memcached trouble):
+        // find the way as every request did before the waiting list.
+      }
+      Lease lease = tryLock(p, found.key, null);
+      if (lease != null) {
+        rebuildUnlessDone(p, found, null, lease);
+      } else {
+        waitForBuilder(p, found);
+      }
+    }
+  }
+
+  /** Serves a page another request of this JVM built or found; false when it is not this request's variant. */
+  private boolean serveArrived(Page p, CachedPage page) throws IOException, ServletException {
+    if (page.isUncacheableMarker()) {
+      bypass(p, page.uncacheableReason());
+      return true;
+    }
+    if (!varyMatches(page, p.req)) {
+      return false;
+    }
+    serve(p, page, null, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(page)); // counted as its miss
+    return true;
   }
 }
