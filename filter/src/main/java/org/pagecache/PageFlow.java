@@ -632,7 +632,7 @@ final class PageFlow {
       cache.near.drop(key); // refreshed, invalidated or expired: memcached decides, and is remembered again
     }
     cache.near.counted(false);
-    WaitingList.Wait w = cache.waiting.awaitOthers(key, cache.config.lockWait);
+    WaitingList.Wait w = cache.waiting.awaitOthers(key, cache.config.lockWait, p.stats::lockWaited);
     if (w.timedOut()) {
       p.req.setAttribute(WAITED_IN_JVM, Boolean.TRUE);
       return null;
@@ -640,7 +640,6 @@ final class PageFlow {
     if (w.page() == null) {
       return null;
     }
-    p.stats.lockWaited();
     if (w.page().isUncacheableMarker()) {
       return new Found(key, w.page(), 0, Freshness.classify(null, 0, 0, Map.of(), 0, 1), Map.of());
     }

@@ -53,7 +53,10 @@ public final class NearCache {
     this.clock = clock;
     this.maxBodyBytes = maxBodyBytes;
     this.cache = on
-        ? Caffeine.newBuilder().maximumWeight(maxBytes).weigher((String k, Entry e) -> e.weight()).build()
+        // Evictions run on the writing thread (a few pointer moves), not later on the common pool:
+        // the memory bound holds at once, and no pool thread is shared with the container's work.
+        ? Caffeine.newBuilder().maximumWeight(maxBytes).weigher((String k, Entry e) -> e.weight())
+            .executor(Runnable::run).build()
         : null;
   }
 

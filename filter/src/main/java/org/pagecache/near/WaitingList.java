@@ -46,14 +46,16 @@ public final class WaitingList {
   }
 
   /**
-   * When another request of this JVM is already on the page, waits for it (up to {@code max}).
-   * {@link Wait#page()} null and not timed out: nobody was on it, or the leader gave up.
+   * When another request of this JVM is already on the page, runs {@code beforeWaiting} and waits
+   * for it (up to {@code max}). {@link Wait#page()} null and not timed out: nobody was on it, or
+   * the leader gave up.
    */
-  public Wait awaitOthers(String key, Duration max) {
+  public Wait awaitOthers(String key, Duration max, Runnable beforeWaiting) {
     Flight f = flights.get(key);
     if (f == null || f.leader == Thread.currentThread()) {
       return Wait.NOBODY;
     }
+    beforeWaiting.run();
     return await(f, max);
   }
 
