@@ -56,6 +56,8 @@ public final class MacroBench {
       scenarios.put("stampede", () -> new StampedeScenario(memcached, settings).run());
       scenarios.put("outage", () -> new OutageScenario(memcached, settings).run());
       scenarios.put("scaleout", () -> new ScaleOutScenario(memcached).run());
+      // PageCache against nginx and Varnish in front of the same app, measured by wrk (issue 14).
+      scenarios.put("proxies", () -> new ProxyScenario(memcached, settings, out).run());
       for (Map.Entry<String, Supplier<Section>> scenario : scenarios.entrySet()) {
         if (only != null && !only.contains(scenario.getKey())) {
           continue;
