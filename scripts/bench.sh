@@ -5,8 +5,12 @@
 #   2. JMH micro-benchmarks: PageCodec, the filter's hit path, key building
 #   3. the load driver (MacroBench): throughput, refresh under load, stampede, scale-out
 #   4. BenchmarksReport: rewrites the generated blocks of BENCHMARKS.md
+#      (the proxies scenario starts nginx and Varnish itself, as foreground processes on free
+#      loopback ports with their configuration in filter/target/bench/proxies, and stops them)
 # Raw output stays in filter/target/bench (jmh.txt, jmh.json, macro.txt, one .md per scenario).
-# Environment: JMH_ARGS (default "-f 1 -wi 3 -i 5 -w 1s -r 1s"), LOAD_CLIENTS (32), LOAD_SECONDS (10).
+# Environment: JMH_ARGS (default "-f 1 -wi 3 -i 5 -w 1s -r 1s"), LOAD_CLIENTS (32), LOAD_SECONDS (10),
+#   BENCH_QUICK=1: a check that everything runs (one short JMH iteration, 2 s load windows); its
+#   figures mean nothing, so it writes filter/target/bench/BENCHMARKS.quick.md, never BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -17,9 +21,28 @@ if ! ensure_package memcached memcached; then
   exit 1
 fi
 MEMCACHED=$(command -v memcached || echo /usr/bin/memcached)
+# The proxies PageCache is compared with, and the load generator that measures every row of that
+# comparison (Debian's packages; only their binaries are used, never their system services).
+for tool in "wrk wrk" "nginx nginx" "varnishd varnish"; do
+  # shellcheck disable=SC2086 # "binary package"
+  if ! ensure_package $tool; then
+    echo "${tool% *} is missing and could not be installed (run as root or with sudo): apt-get install ${tool#* }" >&2
+    exit 1
+  fi
+done
+WRK=$(command -v wrk || echo /usr/bin/wrk)
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+VARNISHD=$(command -v varnishd || echo /usr/sbin/varnishd)
+export WRK NGINX VARNISHD
 
 OUT=filter/target/bench
-JMH_ARGS=${JMH_ARGS:--f 1 -wi 3 -i 5 -w 1s -r 1s}
+REPORT=BENCHMARKS.md
+if [ "${BENCH_QUICK:-}" = 1 ]; then
+  JMH_ARGS=${JMH_ARGS:--f 1 -wi 1 -i 1 -w 1s -r 1s}
+  LOAD_SECONDS=${LOAD_SECONDS:-2}
+else
+  JMH_ARGS=${JMH_ARGS:--f 1 -wi 3 -i 5 -w 1s -r 1s}
+fi
 LOAD_CLIENTS=${LOAD_CLIENTS:-32}
 LOAD_SECONDS=${LOAD_SECONDS:-10}
 # Jetty's start/stop lines and xmemcached's stack trace per failed reconnect (the outage scenario
@@ -64,5 +87,9 @@ elapsed=$(( $(date +%s) - started ))
   echo "CP:       filter/target/test-classes:filter/target/classes + mvn -pl filter dependency:build-classpath -Dmdep.includeScope=test"
   echo "load average at end (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$OUT/run.txt"
-java $JVM_ARGS -cp "$CP" org.pagecache.bench.BenchmarksReport BENCHMARKS.md "$OUT"
-echo "==> done in $((elapsed / 60)) min $((elapsed % 60)) s; BENCHMARKS.md regenerated (git diff BENCHMARKS.md)"
+if [ "${BENCH_QUICK:-}" = 1 ]; then
+  REPORT=$OUT/BENCHMARKS.quick.md
+  cp BENCHMARKS.md "$REPORT"
+fi
+java $JVM_ARGS -cp "$CP" org.pagecache.bench.BenchmarksReport "$REPORT" "$OUT"
+echo "==> done in $((elapsed / 60)) min $((elapsed % 60)) s; $REPORT regenerated (git diff $REPORT)"

@@ -23,6 +23,9 @@ import org.pagecache.freshness.RebuildLock;
 import org.pagecache.freshness.TagVersions;
 import org.pagecache.freshness.UpdateTokens;
 import org.pagecache.key.PageKey;
+import org.pagecache.near.NearCache;
+import org.pagecache.near.NearStats;
+import org.pagecache.near.WaitingList;
 import org.pagecache.store.GuardedStore;
 import org.pagecache.store.LocalStore;
 import org.pagecache.store.MemcachedStore;
@@ -80,6 +83,10 @@ public final class PageCache implements AutoCloseable {
   final Policies policies;
   final Clock clock;
   final Counters counters;
+  /** Pages this JVM served recently ({@code near.size}, {@code near.trust}); a no-op when off. */
+  final NearCache near;
+  /** Requests of this JVM waiting together for a page nothing has built yet. */
+  final WaitingList waiting = new WaitingList();
   final LiveCounts live;
   /** How visitors are told apart for the online count; null when {@code online=off}. */
   final VisitorId visitors;
@@ -102,6 +109,7 @@ public final class PageCache implements AutoCloseable {
         .countOnline(!config.online.equals("off"))
         .build();
     this.live = new LiveCounts(counters);
+    this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8);
     this.visitors = switch (config.online) {
       case "off" -> null;
       case "on" -> VisitorId.sessionOrAddress();
@@ -161,6 +169,7 @@ public final class PageCache implements AutoCloseable {
     checkName("handler", handler);
     boolean known = policies.configured(handler) || stats.seen(handler);
     long token = tokens.refresh(handler);
+    near.dropHandler(handler);
     if (known) { // an unknown (perhaps misspelt) name gets no row on the admin page, and stays unknown
       stats.handler(handler).refreshed(clock.millis(), by, token);
     }
@@ -172,6 +181,7 @@ public final class PageCache implements AutoCloseable {
   public TagInvalidation invalidateTag(String tag) {
     checkTag(tag);
     long version = tags.invalidate(tag);
+    near.dropTag(tag);
     log.info("pagecache: tag '{}' invalidated (version {})", tag, version);
     return new TagInvalidation(tag, version);
   }
@@ -200,7 +210,9 @@ public final class PageCache implements AutoCloseable {
       vary.add(new String[] {name, ""});
     }
     String key = config.namespace.page(handler, PageKey.canonical(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), vary));
+    near.drop(key);
     boolean existed = store.delete(key);
+    near.drop(key); // again: a lookup that read the page just before the delete may have remembered it
     return new Eviction(url, handler, existed);
   }
 
@@ -244,6 +256,11 @@ public final class PageCache implements AutoCloseable {
   /** Configured policies and those of every handler seen so far. */
   public Collection<CachePolicy> policies() {
     return policies.known();
+  }
+
+  /** The near cache of this JVM: entries, bytes, hit ratio. */
+  public NearStats nearStats() {
+    return near.stats();
   }
 
   /** Whether memcached is currently considered down (circuit open). */

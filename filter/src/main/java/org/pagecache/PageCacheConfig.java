@@ -57,9 +57,11 @@ public final class PageCacheConfig {
     d.put("lock.wait", "3s");
     d.put("uncacheable.ttl", "30s");
     d.put("tag.cache", "1s");
+    d.put("near.size", "64m");
+    d.put("near.trust", "1s");
     d.put("replica.lag", "5s");
     d.put("retry.interval", "1s");
-    d.put("counters", "");
+    d.put("counters", "localAggregation=1s");
     d.put("online", "off");
     d.put("admin.token", "");
     d.put("admin.role", "pagecache-admin");
@@ -82,6 +84,8 @@ public final class PageCacheConfig {
   final Duration lockWait;
   final Duration uncacheableTtl;
   final Duration tagCache;
+  final long nearSize;
+  final Duration nearTrust;
   final Duration replicaLag;
   final Duration retryInterval;
   final CountersSettings counters;
@@ -129,9 +133,11 @@ public final class PageCacheConfig {
     lockWait = check(errors, () -> Settings.duration("lock.wait", v.get("lock.wait")), Duration.ofSeconds(3));
     uncacheableTtl = check(errors, () -> expiry("uncacheable.ttl", v), Duration.ofSeconds(30));
     tagCache = check(errors, () -> Settings.duration("tag.cache", v.get("tag.cache")), Duration.ofSeconds(1));
+    nearSize = check(errors, () -> nearSize(v.get("near.size")), 64L * 1024 * 1024);
+    nearTrust = check(errors, () -> nearTrust(v.get("near.trust")), Duration.ofSeconds(1));
     replicaLag = check(errors, () -> Settings.duration("replica.lag", v.get("replica.lag")), Duration.ofSeconds(5));
     retryInterval = check(errors, () -> positive("retry.interval", v), Duration.ofSeconds(1));
-    counters = check(errors, () -> CountersSettings.parse(v.get("counters")), CountersSettings.DEFAULTS);
+    counters = check(errors, () -> CountersSettings.parse(countersSpec(v.get("counters"))), CountersSettings.DEFAULTS);
     online = check(errors, () -> online(v.get("online")), "off");
     countSource = source;
     countSink = sink;
@@ -302,6 +308,48 @@ public final class PageCacheConfig {
     Duration d = positive(name, v);
     if (d.compareTo(THIRTY_DAYS) > 0) {
       throw new IllegalArgumentException(name + ": '" + v.get(name) + "' must be at most 30d (memcached's longest relative expiry)");
+    }
+    return d;
+  }
+
+  /**
+   * Views are aggregated in the JVM for 1s unless the spec says otherwise: a hot page with a view
+   * counter then costs memcached one {@code incr} per second per JVM, not one per hit (the count
+   * shown lags other JVMs' views by at most that second; none is lost or counted twice).
+   */
+  private static String countersSpec(String spec) {
+    for (String pair : spec.split(",")) {
+      int eq = pair.indexOf('=');
+      if ((eq < 0 ? pair : pair.substring(0, eq)).trim().equals("localAggregation")) {
+        return spec;
+      }
+    }
+    return spec.isBlank() ? "localAggregation=1s" : "localAggregation=1s, " + spec;
+  }
+
+  private static long nearSize(String value) {
+    if (value.trim().equals("0")) {
+      return 0;
+    }
+    try {
+      return Settings.size("near.size", value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("near.size: '" + value
+          + "' is not a size; use bytes with an optional k or m, e.g. 64m (0 turns the near cache off)");
+    }
+  }
+
+  private static Duration nearTrust(String value) {
+    Duration d;
+    try {
+      d = Settings.duration("near.trust", value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("near.trust: '" + value
+          + "' is not a duration; use e.g. 1s or 500ms (0s turns the near cache off)");
+    }
+    if (d.compareTo(Duration.ofMinutes(1)) > 0) {
+      throw new IllegalArgumentException("near.trust: '" + value
+          + "' must be at most 1m: it is how long another server's refresh may go unseen here");
     }
     return d;
   }

@@ -35,6 +35,8 @@ import org.pagecache.freshness.Freshness.Decision;
 import org.pagecache.freshness.HitForMiss;
 import org.pagecache.key.PageKey;
 import org.pagecache.key.RequestParts;
+import org.pagecache.near.NearCache;
+import org.pagecache.near.WaitingList;
 import org.pagecache.store.CachedPage;
 import org.pagecache.store.CachedPage.Header;
 import org.pagecache.store.CachedPage.TagVersion;
@@ -59,6 +61,10 @@ final class PageFlow {
   private static final long FIRST_POLL_MILLIS = 10;
   private static final long MAX_POLL_MILLIS = 100;
   private static final long THIRTY_DAYS_SECONDS = 30L * 24 * 3600;
+  /** Request attribute: the near cache entry this request is served from. */
+  private static final String NEAR_ENTRY = "org.pagecache.near.entry";
+  /** Request attribute: this request waited lock.wait in the JVM for another's build already. */
+  private static final String WAITED_IN_JVM = "org.pagecache.near.waited";
 
   private final PageCache cache;
   private final String cacheHeader;
@@ -105,7 +111,7 @@ final class PageFlow {
     }
     CachedPage page = found.page;
     if (page != null && page.isUncacheableMarker() && cache.clock.millis() < page.freshUntilMillis()) {
-      afterRefusal(p, found);
+      afterRefusal(p, found, false);
       return;
     }
     switch (found.decision.state()) {
@@ -120,15 +126,7 @@ final class PageFlow {
           serve(p, page, Event.STALE, "STALE", "PageCache; hit; ttl=" + ttlLeft(page) + "; detail=" + detail(found.decision.reason()));
         }
       }
-      case ABSENT -> {
-        p.stats.record(Event.MISS); // the builder and those who wait for it alike
-        Lease lease = tryLock(p, found.key, null);
-        if (lease != null) {
-          rebuildUnlessDone(p, found, null, lease);
-        } else {
-          waitForBuilder(p, found);
-        }
-      }
+      case ABSENT -> absent(p, found);
     }
   }
 
@@ -138,11 +136,13 @@ final class PageFlow {
    * A page whose last build was refused: build it again at once without waiting on its lock
    * (hit-for-miss), or, once refusals keep coming, pass it to the handler (see {@link HitForMiss}).
    */
-  private void afterRefusal(Page p, Found found) throws IOException, ServletException {
+  private void afterRefusal(Page p, Found found, boolean missRecorded) throws IOException, ServletException {
     if (HitForMiss.passes(found.page)) {
       bypass(p, found.page.uncacheableReason());
     } else {
-      p.stats.record(Event.MISS);
+      if (!missRecorded) {
+        p.stats.record(Event.MISS);
+      }
       rebuild(p, found, null, null);
     }
   }
@@ -180,6 +180,11 @@ final class PageFlow {
   private Found lookup(Page p) {
     List<String> varyNames = cache.varyHeaders(p.handler, p.policy);
     String key = pageKey(p, varyNames);
+    Found known = nearOrWaited(p, key); // this JVM's memory, or another request of it building the page
+    if (known != null) {
+      return known;
+    }
+    long askedAt = cache.clock.millis();
     String tokenKey = cache.tokens.key(p.handler);
     Map<String, byte[]> got = cache.store.getMulti(List.of(tokenKey, key));
     long token = cache.tokens.effective(p.handler, got.get(tokenKey));
@@ -203,6 +208,9 @@ final class PageFlow {
     }
     Decision decision = Freshness.classify(page, cache.clock.millis(), token, versions,
         p.policy.earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
+    if (decision.state() == Freshness.State.FRESH) {
+      cache.near.remember(key, p.handler, page, askedAt);
+    }
     return new Found(key, page, token, decision, versions);
   }
 
@@ -292,7 +300,8 @@ final class PageFlow {
     Map<String, Long> counts = isHead(p) || page.viewKeys().isEmpty() ? Map.of() : cache.live.count(page.viewKeys());
     byte[] rendered = page.placeholders() ? cache.live.render(page.body(), counts, xCache) : null;
     PageSender.send(p.req, p.res, page, cache.clock.millis(), new Label(cacheHeader, xCache, cacheStatus),
-        rendered, cache.config.maxEntrySize * 8);
+        rendered, cache.near.identityBody((NearCache.Entry) p.req.getAttribute(NEAR_ENTRY), page),
+        cache.config.maxEntrySize * 8);
   }
 
   /** Sends a response that was captured but not stored, with its counters live too. */
@@ -373,10 +382,12 @@ final class PageFlow {
           page = null; // still what the lookup found (a page that may not be served stale)
         }
         if (page != null && page.isUncacheableMarker()) {
-          afterRefusal(p, new Found(found.key, page, found.token, found.decision, found.tagVersions));
+          cache.waiting.arrived(found.key, page);
+          afterRefusal(p, new Found(found.key, page, found.token, found.decision, found.tagVersions), true);
           return;
         }
         if (page != null && varyMatches(page, p.req)) {
+          cache.waiting.arrived(found.key, page);
           serve(p, page, null, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(page)); // counted as its miss
           return;
         }
@@ -581,7 +592,9 @@ final class PageFlow {
     boolean stored = storeQuietly(p, key, bytes, storeTtlSeconds(mustRevalidate ? fresh : fresh.plus(p.policy.grace())));
     if (stored) {
       p.stats.record(Event.WRITE);
+      cache.near.remember(key, p.handler, page, now);
     }
+    cache.waiting.arrived(found.key, page);
     unlock(p, lease);
     serve(p, page, null, "MISS", "PageCache; " + fwd + (stored ? "; stored" : "; detail=store-unavailable"));
   }
@@ -607,6 +620,7 @@ final class PageFlow {
     CachedPage marker = CachedPage.uncacheable(reason, HitForMiss.refusalsAfter(found.page, now), now,
         now + cache.config.uncacheableTtl.toMillis());
     storeQuietly(p, found.key, cache.codec.encode(marker), (int) Math.max(1, cache.config.uncacheableTtl.toSeconds()));
+    cache.waiting.arrived(found.key, marker);
   }
 
   private boolean storeQuietly(Page p, String key, byte[] bytes, int ttlSeconds) {
@@ -702,5 +716,99 @@ final class PageFlow {
       }
     }
     return sb.toString();
+  }
+
+  // ---- the near cache and the in-JVM waiting list (issue 14) ----
+
+  /**
+   * A FRESH page this JVM holds (trusted for near.trust since memcached last confirmed it, and
+   * judged against the token and tag versions this JVM knows), or the page another request of this
+   * JVM was building while this one waited for it; null to ask memcached.
+   */
+  private Found nearOrWaited(Page p, String key) {
+    NearCache.Entry entry = cache.near.trusted(key);
+    if (entry != null) {
+      Found f = judged(p, key, entry.page());
+      if (f != null && f.decision.state() == Freshness.State.FRESH) {
+        cache.near.counted(true);
+        p.req.setAttribute(NEAR_ENTRY, entry);
+        return f;
+      }
+      cache.near.drop(key); // refreshed, invalidated or expired: memcached decides, and is remembered again
+    }
+    cache.near.counted(false);
+    WaitingList.Wait w = cache.waiting.awaitOthers(key, cache.config.lockWait, p.stats::lockWaited);
+    if (w.timedOut()) {
+      p.req.setAttribute(WAITED_IN_JVM, Boolean.TRUE);
+      return null;
+    }
+    if (w.page() == null) {
+      return null;
+    }
+    if (w.page().isUncacheableMarker()) {
+      return new Found(key, w.page(), 0, Freshness.classify(null, 0, 0, Map.of(), 0, 1), Map.of());
+    }
+    Found f = judged(p, key, w.page());
+    return f != null && f.decision.state() == Freshness.State.FRESH ? f : null;
+  }
+
+  /** A page held in this JVM, classified with this JVM's knowledge; null when it is not this request's variant. */
+  private Found judged(Page p, String key, CachedPage page) {
+    if (!varyMatches(page, p.req)) {
+      return null;
+    }
+    long token = cache.tokens.remembered(p.handler);
+    Map<String, Long> versions = page.tags().isEmpty() ? Map.of()
+        : cache.tags.current(page.tags().stream().map(TagVersion::tag).toList());
+    Decision decision = Freshness.classify(page, cache.clock.millis(), token, versions,
+        p.policy.earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
+    return new Found(key, page, token, decision, versions);
+  }
+
+  /**
+   * ABSENT: the first request of this JVM takes the lock and builds, or watches memcached while
+   * another JVM builds; the other requests of this JVM wait for it in the JVM (bounded by
+   * lock.wait), not each on memcached.
+   */
+  private void absent(Page p, Found found) throws IOException, ServletException {
+    p.stats.record(Event.MISS); // the builder and those who wait for it alike
+    if (p.req.getAttribute(WAITED_IN_JVM) != null) {
+      rebuild(p, found, null, null); // waited lock.wait already: never keep a reader waiting longer
+      return;
+    }
+    try (WaitingList.Ticket ticket = cache.waiting.join(found.key)) {
+      if (!ticket.leads()) {
+        p.stats.lockWaited();
+        WaitingList.Wait w = ticket.await(cache.config.lockWait);
+        if (w.timedOut()) {
+          rebuild(p, found, null, null);
+          return;
+        }
+        if (w.page() != null && serveArrived(p, found, w.page())) {
+          return;
+        }
+        // The leader ended without a page for this request (a failed build, memcached trouble):
+        // find the way as every request did before the waiting list.
+      }
+      Lease lease = tryLock(p, found.key, null);
+      if (lease != null) {
+        rebuildUnlessDone(p, found, null, lease);
+      } else {
+        waitForBuilder(p, found);
+      }
+    }
+  }
+
+  /** Serves a page another request of this JVM built or found; false when it is not this request's variant. */
+  private boolean serveArrived(Page p, Found found, CachedPage page) throws IOException, ServletException {
+    if (page.isUncacheableMarker()) {
+      afterRefusal(p, new Found(found.key, page, found.token, found.decision, found.tagVersions), true);
+      return true;
+    }
+    if (!varyMatches(page, p.req)) {
+      return false;
+    }
+    serve(p, page, null, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(page)); // counted as its miss
+    return true;
   }
 }

@@ -197,6 +197,14 @@ class AdminServletTest {
         "allocatedBytes", "usedBytes"}) {
       assertTrue(field(slab, name).matches("\\d+"), name + " in " + slab);
     }
+    String near = json.substring(json.indexOf("\"near\":{"));
+    assertEquals("true", field(near, "enabled"), near);
+    assertEquals("2", field(near, "entries"), "the two pages this server built, held in its memory: " + near);
+    assertEquals("1", field(near, "hits"), "home's second request was answered from memory: " + near);
+    assertTrue(field(near, "bytes").matches("[1-9]\\d+"), near);
+    assertEquals("67108864", field(near, "maxBytes"));
+    assertEquals("1000", field(near, "trustMillis"));
+    assertTrue(field(near, "hitRatio").matches("0\\.\\d+"), near);
     assertFalse(json.contains("\"pagecache-admin\""), "the admin servlet is not listed as a handler");
   }
 
@@ -225,6 +233,9 @@ class AdminServletTest {
     assertTrue(html.contains(memcached.node(0).address()));
     assertTrue(html.contains("<span class=\"up\">up</span>"));
     assertTrue(html.contains("<svg class=\"slabs\""), "the slab chart");
+    assertTrue(html.contains("<h2>Near cache (this server)</h2>"), "the near cache's section");
+    assertTrue(html.matches("(?s).*<section id=\"near\">.*<td class=\"n\">[1-9][0-9]*</td><td class=\"n\">[0-9.]+ (B|KiB|MiB) of 64.0 MiB.*"),
+        "its pages and memory");
     assertFalse(html.contains("src=\"http"), "no external assets");
   }
 

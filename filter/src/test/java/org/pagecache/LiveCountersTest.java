@@ -43,9 +43,12 @@ class LiveCountersTest {
     });
   }
 
-  private CachedSite site(String namespace) {
+  private CachedSite site(String namespace, String... params) {
     CachedSite site = new CachedSite(memcached.servers()).clock(clock).set("namespace", namespace).set("online", "on").set("policies", "article: ttl=5m")
         .countSource(key -> 500).handler("article", article(), "/article/*");
+    for (int i = 0; i < params.length; i += 2) {
+      site.set(params[i], params[i + 1]);
+    }
     sites.add(site);
     return site.start();
   }
@@ -103,8 +106,9 @@ class LiveCountersTest {
 
   @Test
   void aThousandConcurrentViewsThroughTwoServersAreAllCounted() throws Exception {
-    CachedSite a = site("lc2");
-    CachedSite b = site("lc2");
+    // Each view one incr (local aggregation off): memcached holds every view the moment it is served.
+    CachedSite a = site("lc2", "counters", "localAggregation=0s");
+    CachedSite b = site("lc2", "counters", "localAggregation=0s");
     ExecutorService pool = Executors.newFixedThreadPool(50);
     try {
       List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
@@ -171,8 +175,33 @@ class LiveCountersTest {
   }
 
   @Test
+  void aThousandViewsThroughTwoServersAggregatingInTheirJvmsAreAllCountedOnceTheyPush() throws Exception {
+    CachedSite a = site("lc4"); // the default: views summed in the JVM, one incr per second
+    CachedSite b = site("lc4");
+    ExecutorService pool = Executors.newFixedThreadPool(50);
+    try {
+      List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        CachedSite s = i % 2 == 0 ? a : b;
+        futures.add(pool.submit(() -> s.get("/article/42")));
+      }
+      for (Future<HttpResponse<byte[]>> f : futures) {
+        assertEquals(200, f.get(60, TimeUnit.SECONDS).statusCode());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    a.close(); // a server that stops pushes what it has summed
+    b.close();
+    assertEquals(1500, Long.parseLong(memcached.text(0).get(a.cache.config.namespace().views("article:42")).trim()),
+        "no view lost, none counted twice");
+  }
+
+  @Test
   void withMemcachedDownPagesAreServedAndPlaceholdersFallBackSafely() {
-    CachedSite site = site("lc3");
+    // Every request asks memcached and finds it gone (no near cache); each view is its own incr (no
+    // local aggregation), so the count shown falls back to the last one seen.
+    CachedSite site = site("lc3", "near.trust", "0s", "counters", "localAggregation=0s");
     long before = views(site.get("/article/42"));
     assertEquals(501, before);
     memcached.node(0).stop();

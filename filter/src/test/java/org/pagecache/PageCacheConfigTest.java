@@ -52,6 +52,31 @@ class PageCacheConfigTest {
   }
 
   @Test
+  void theNearCacheIsOnByDefaultAndItsSettingsAreChecked() {
+    PageCacheConfig defaults = config(Map.of(), Map.of(), Map.of());
+    assertEquals(64L * 1024 * 1024, defaults.nearSize);
+    assertEquals(Duration.ofSeconds(1), defaults.nearTrust);
+    assertEquals(Duration.ofSeconds(1), defaults.counters.localAggregation(), "views aggregated in the JVM by default");
+    assertEquals(Duration.ofMinutes(10), config(Map.of("counters", "window=10m"), Map.of(), Map.of()).counters.window());
+    assertEquals(Duration.ofSeconds(1), config(Map.of("counters", "window=10m"), Map.of(), Map.of())
+        .counters.localAggregation(), "a spec that does not name it keeps the default aggregation");
+    assertEquals(Duration.ZERO, config(Map.of("counters", "localAggregation=0s"), Map.of(), Map.of())
+        .counters.localAggregation());
+    assertEquals(0, config(Map.of("near.size", "0"), Map.of(), Map.of()).nearSize);
+    assertEquals(Duration.ZERO, config(Map.of("near.trust", "0s"), Map.of(), Map.of()).nearTrust);
+
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> config(
+        Map.of("near.size", "lots", "near.trust", "2m"), Map.of(), Map.of()));
+    String m = e.getMessage();
+    assertTrue(m.contains("near.size: 'lots' is not a size; use bytes with an optional k or m, e.g. 64m"
+        + " (0 turns the near cache off)"), m);
+    assertTrue(m.contains("near.trust: '2m' must be at most 1m: it is how long another server's refresh may go"
+        + " unseen here"), m);
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> config(Map.of("near.trust", "soon"), Map.of(), Map.of()))
+        .getMessage().contains("near.trust: 'soon' is not a duration; use e.g. 1s or 500ms (0s turns the near cache off)"));
+  }
+
+  @Test
   void valuesThatWouldBreakResponsesOrMemcachedAreRefusedAtStart() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> config(
         Map.of("header", "Content-Length", "memcached.servers", "localhost", "lock.ttl", "31d",

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.pagecache.near.NearStats;
 
 /**
  * The admin page: server-rendered HTML that works without JavaScript (every action is a plain
@@ -51,6 +52,7 @@ final class AdminPage {
     tools();
     trace();
     cluster();
+    near();
     config();
     out.append("<script nonce=\"").append(v.nonce).append("\">").append(PageAssets.SCRIPT).append("</script>");
     return out.append("</body></html>").toString();
@@ -265,6 +267,25 @@ final class AdminPage {
       return e(used);
     }
     return e(used + " of " + Format.bytes(r.limitMaxbytes()) + " (" + Format.percent((double) r.bytes() / r.limitMaxbytes()) + ")");
+  }
+
+  /** This JVM's near cache: the memory it takes and how many requests it answered without memcached. */
+  private void near() {
+    NearStats n = s.near();
+    out.append("<section id=\"near\"><h2>Near cache (this server)</h2>");
+    if (!n.enabled()) {
+      out.append("<p class=\"muted\">Off (<code>near.size</code> or <code>near.trust</code> is 0): every hit asks memcached.</p></section>");
+      return;
+    }
+    out.append("<p class=\"hint\">Pages this server served recently, held in its memory and trusted for ")
+        .append(e(n.trustMillis() % 1000 == 0 ? n.trustMillis() / 1000 + " s" : n.trustMillis() + " ms")).append(" after memcached last confirmed them.</p>")
+        .append("<table><thead><tr><th class=\"n\">Pages</th><th class=\"n\">Memory</th><th class=\"n\">Hits</th>"
+            + "<th class=\"n\">Asked memcached</th><th class=\"n\">Hit ratio</th></tr></thead><tbody><tr><td class=\"n\">")
+        .append(Format.count(n.entries())).append("</td><td class=\"n\">")
+        .append(e(Format.bytes(n.bytes()) + " of " + Format.bytes(n.maxBytes()))).append("</td><td class=\"n\">")
+        .append(Format.count(n.hits())).append("</td><td class=\"n\">").append(Format.count(n.misses()))
+        .append("</td><td class=\"n\">").append(n.hitRatio() < 0 ? "–" : Format.percent(n.hitRatio()))
+        .append("</td></tr></tbody></table></section>");
   }
 
   private void config() {

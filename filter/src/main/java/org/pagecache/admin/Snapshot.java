@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
 import org.pagecache.freshness.UpdateTokens;
+import org.pagecache.near.NearStats;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 
@@ -17,7 +18,8 @@ import org.pagecache.store.StoreException;
  * Everything the admin page and {@code api/stats} show, read once per request: the HTML and the
  * JSON render the same values, and rendering never touches memcached.
  */
-record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> handlers, List<ServerRow> servers) {
+record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> handlers, List<ServerRow> servers,
+    NearStats near) {
 
   /**
    * Reads the cache's handlers (configured policies and handlers seen in stats) and asks every
@@ -48,7 +50,7 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
     }
     List<ServerRow> servers = cache.store().serverStats().stream().map(ServerRow::of).toList();
     return new Snapshot(cache.config().clock().instant(), cache.store().describe(), cache.storeDown(),
-        List.copyOf(rows.values()), servers);
+        List.copyOf(rows.values()), servers, cache.nearStats());
   }
 
   /**

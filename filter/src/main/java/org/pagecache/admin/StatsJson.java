@@ -3,6 +3,7 @@ package org.pagecache.admin;
 import java.time.Instant;
 import java.util.Map;
 import org.pagecache.PageCache;
+import org.pagecache.near.NearStats;
 
 /**
  * The JSON bodies of the API. Field names are a contract (docs/admin-api.md): add fields, never
@@ -25,7 +26,9 @@ final class StatsJson {
     for (Snapshot.ServerRow server : s.servers()) {
       server(j, server);
     }
-    return j.endArray().endObject().toString();
+    j.endArray().name("near");
+    near(j, s.near());
+    return j.endObject().toString();
   }
 
   private static void handler(Json j, Snapshot.HandlerRow h) {
@@ -62,6 +65,20 @@ final class StatsJson {
     j.beginObject();
     counts.forEach(j::field);
     j.endObject();
+  }
+
+  /** This JVM's near cache (issue 14): what it holds and how often it answered without memcached. */
+  private static void near(Json j, NearStats n) {
+    j.beginObject()
+        .field("enabled", n.enabled())
+        .field("entries", n.entries())
+        .field("bytes", n.bytes())
+        .field("maxBytes", n.maxBytes())
+        .field("trustMillis", n.trustMillis())
+        .field("hits", n.hits())
+        .field("misses", n.misses())
+        .field("hitRatio", n.hitRatio() < 0 ? null : (Double) n.hitRatio())
+        .endObject();
   }
 
   private static void server(Json j, Snapshot.ServerRow s) {

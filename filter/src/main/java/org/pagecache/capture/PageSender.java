@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.pagecache.store.CachedPage;
 import org.pagecache.store.CachedPage.Header;
 
@@ -42,6 +43,15 @@ public final class PageSender {
    */
   public static void send(HttpServletRequest req, HttpServletResponse res, CachedPage page,
       long nowMillis, Label label, byte[] rendered, int maxBodyBytes) throws IOException {
+    send(req, res, page, nowMillis, label, rendered, null, maxBodyBytes);
+  }
+
+  /**
+   * Serves a stored page; {@code identity}, when given, supplies the inflated body of a gzipped
+   * page for clients without gzip (the near cache inflates it once per entry, not once per hit).
+   */
+  public static void send(HttpServletRequest req, HttpServletResponse res, CachedPage page,
+      long nowMillis, Label label, byte[] rendered, Supplier<byte[]> identity, int maxBodyBytes) throws IOException {
     boolean gzip = rendered == null && page.gzipped() && acceptsGzip(req.getHeader("Accept-Encoding"));
     String etag = rendered != null ? Bodies.etag(rendered) : gzip ? page.etag() + "-gz" : page.etag();
     String quoted = "\"" + etag + "\"";
@@ -94,7 +104,7 @@ public final class PageSender {
       res.setHeader("Content-Encoding", "gzip");
       body = page.body();
     } else if (page.gzipped()) {
-      body = Bodies.gunzip(page.body(), maxBodyBytes);
+      body = identity != null ? identity.get() : Bodies.gunzip(page.body(), maxBodyBytes);
     } else {
       body = page.body();
     }

@@ -1,5 +1,6 @@
 package org.pagecache.freshness;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,7 +9,6 @@ import java.util.List;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.pagecache.key.Namespace;
 import org.pagecache.store.Store;
 
@@ -27,8 +27,13 @@ public final class TagVersions {
   private final Namespace namespace;
   private final Clock clock;
   private final long cacheMillis;
-  private final Map<String, Cached> cache = new ConcurrentHashMap<>();
   private static final int MAX_CACHED = 100_000;
+  /**
+   * Bounded by Caffeine (it keeps the tags in use, where emptying a full map forgot them all at
+   * once); a version evicted is read again, and a build then records it as unseen: the safe side.
+   */
+  private final Map<String, Cached> cache = Caffeine.newBuilder().maximumSize(MAX_CACHED)
+      .executor(Runnable::run).<String, Cached>build().asMap();
 
   /** A version as this JVM knows it; {@code firstSeenMillis}: when this JVM first saw that version. */
   private record Cached(long version, long readAtMillis, long firstSeenMillis) {}
@@ -134,9 +139,6 @@ public final class TagVersions {
   }
 
   private void remember(String tag, long version, long readAt, long seenAt) {
-    if (cache.size() > MAX_CACHED) {
-      cache.clear();
-    }
     cache.merge(tag, new Cached(version, readAt, seenAt), (old, fresh) -> {
       if (fresh.version > old.version) {
         return fresh;

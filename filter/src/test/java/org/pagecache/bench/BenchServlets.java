@@ -98,4 +98,44 @@ final class BenchServlets {
       res.getOutputStream().write(body);
     }
   }
+
+  /**
+   * The application behind nginx and Varnish: the backend's cost, then the page with
+   * {@code Cache-Control: public, max-age=600} so a proxy stores it, gzipped for clients that take
+   * gzip ({@code Vary: Accept-Encoding}), as PageCache serves it.
+   */
+  static final class Origin extends HttpServlet {
+    final AtomicLong calls = new AtomicLong();
+    private final Pages pages;
+    private final long costMillis;
+
+    Origin(Pages pages, long costMillis) {
+      this.pages = pages;
+      this.costMillis = costMillis;
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
+      calls.incrementAndGet();
+      if (costMillis > 0) {
+        try {
+          Thread.sleep(costMillis);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      int i = pages.index(req);
+      String accept = req.getHeader("Accept-Encoding");
+      boolean gzip = accept != null && accept.contains("gzip");
+      byte[] body = gzip ? pages.gzip[i] : pages.identity[i];
+      res.setContentType("text/html;charset=UTF-8");
+      res.setHeader("Cache-Control", "public, max-age=600");
+      res.setHeader("Vary", "Accept-Encoding");
+      if (gzip) {
+        res.setHeader("Content-Encoding", "gzip");
+      }
+      res.setContentLength(body.length);
+      res.getOutputStream().write(body);
+    }
+  }
 }

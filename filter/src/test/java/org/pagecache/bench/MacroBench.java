@@ -43,7 +43,7 @@ public final class MacroBench {
     int concurrency = args.length > 1 ? Integer.parseInt(args[1]) : 32;
     int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 10;
     Set<String> only = args.length > 3 ? Set.of(args[3].split(",")) : null;
-    Settings settings = new Settings(concurrency, Duration.ofSeconds(seconds), Duration.ofSeconds(3), 1_000_000);
+    Settings settings = new Settings(concurrency, Duration.ofSeconds(seconds), Duration.ofSeconds(Math.min(3, seconds)), 1_000_000);
     Files.createDirectories(out);
     List<String> summary = new ArrayList<>();
     long start = System.nanoTime();
@@ -57,6 +57,8 @@ public final class MacroBench {
       scenarios.put("cookies", () -> new CookieMixScenario(memcached, settings).run());
       scenarios.put("outage", () -> new OutageScenario(memcached, settings).run());
       scenarios.put("scaleout", () -> new ScaleOutScenario(memcached).run());
+      // PageCache against nginx and Varnish in front of the same app, measured by wrk (issue 14).
+      scenarios.put("proxies", () -> new ProxyScenario(memcached, settings, out).run());
       for (Map.Entry<String, Supplier<Section>> scenario : scenarios.entrySet()) {
         if (only != null && !only.contains(scenario.getKey())) {
           continue;

@@ -1,0 +1,286 @@
+package org.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.near.NearStats;
+import org.pagecache.store.MemcachedStore;
+import org.pagecache.testing.Eventually;
+import org.pagecache.testing.Http;
+import org.pagecache.testing.MemcachedExtension;
+import org.pagecache.testing.MutableClock;
+import org.pagecache.testing.RecordingStore;
+
+/**
+ * The near cache (issue 14): each JVM serves the pages it holds without memcached for
+ * {@code near.trust} after memcached last confirmed them, sees its own refreshes at once and other
+ * JVMs' within the trust window; requests of one JVM wait together for a cold page. Real memcached,
+ * real HTTP, a clock the tests move.
+ */
+class NearCacheTest {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(1);
+
+  private final MutableClock clock = new MutableClock();
+  private final List<AutoCloseable> opened = new ArrayList<>();
+  private RecordingStore store;
+
+  @AfterEach
+  void stop() throws Exception {
+    for (AutoCloseable c : opened) {
+      c.close();
+    }
+  }
+
+  /** A site whose store calls are recorded (real memcached behind). */
+  private CachedSite site(String... params) {
+    store = new RecordingStore(new MemcachedStore(new MemcachedStore.Settings(memcached.servers(), false,
+        Duration.ofSeconds(1), MemcachedExtension.TEST_OP_TIMEOUT, 1)));
+    CachedSite site = new CachedSite(memcached.servers()).clock(clock).store(store);
+    for (int i = 0; i < params.length; i += 2) {
+      site.set(params[i], params[i + 1]);
+    }
+    opened.add(0, site);
+    return site;
+  }
+
+  /** How many lookups of this page reached memcached since the last clear. */
+  private long pageReads(CachedSite site, String path) {
+    String key = site.pageKey("p", path, null);
+    return store.keys("getMulti").stream().filter(key::equals).count()
+        + store.keys("get").stream().filter(key::equals).count();
+  }
+
+  private static String xcache(HttpResponse<?> r) {
+    return r.headers().firstValue("X-Cache").orElse(null);
+  }
+
+  @Test
+  void aHotPageIsServedFromTheJvmWithoutAskingMemcachedWithinTheTrustWindow() {
+    CachedSite site = site().handler("p", SiteServlets.page(), "/p").start();
+    assertEquals("MISS", xcache(site.get("/p")));
+    store.clear();
+    for (int i = 0; i < 100; i++) {
+      HttpResponse<byte[]> r = site.get("/p");
+      assertEquals("HIT", xcache(r));
+      assertTrue(Http.text(r).contains("call 1"));
+    }
+    assertEquals(0, pageReads(site, "/p"), "100 hits inside the trust window: no memcached read of the page");
+    clock.advance(Duration.ofSeconds(1));
+    for (int i = 0; i < 100; i++) {
+      assertEquals("HIT", xcache(site.get("/p")));
+    }
+    assertEquals(1, pageReads(site, "/p"), "past the trust window one lookup verifies the page again");
+    assertEquals(1, site.calls("p"));
+    NearStats near = site.cache.nearStats();
+    assertEquals(1, near.entries());
+    assertEquals(199, near.hits());
+    assertTrue(near.bytes() > 0);
+  }
+
+  @Test
+  void trustWindowZeroMeansOneMemcachedRoundTripPerHitAgain() {
+    CachedSite site = site("near.trust", "0s").handler("p", SiteServlets.page(), "/p").start();
+    site.get("/p");
+    store.clear();
+    for (int i = 0; i < 10; i++) {
+      assertEquals("HIT", xcache(site.get("/p")));
+    }
+    assertEquals(10, pageReads(site, "/p"), "one multi-get per hit, as without a near cache");
+    assertEquals(10, store.keys("getMulti").size() / 2, "and nothing else: token and page in that one multi-get");
+    assertFalse(site.cache.nearStats().enabled());
+  }
+
+  @Test
+  void aRefreshInThisJvmIsSeenByTheNextRequest() {
+    CachedSite site = site().handler("p", SiteServlets.page(), "/p").handler("q", SiteServlets.page(), "/q").start();
+    site.get("/p");
+    site.get("/q");
+    assertEquals("HIT", xcache(site.get("/p")));
+    site.cache.refreshHandler("p");
+    HttpResponse<byte[]> r = site.get("/p");
+    assertEquals("MISS", xcache(r), "no clock moved: the local refresh dropped the near entry at once");
+    assertTrue(Http.text(r).contains("call 2"));
+    assertEquals("HIT", xcache(site.get("/q")), "another handler keeps its near entry");
+    assertEquals(1, site.calls("q"));
+  }
+
+  @Test
+  void aTagInvalidationAndAnEvictInThisJvmAreSeenByTheNextRequest() {
+    SiteServlets.Handler tagged = SiteServlets.of((req, res, call) -> {
+      PageCache.tag(req, "article:1");
+      res.getWriter().print("tagged call " + call);
+    });
+    CachedSite site = site().handler("t", tagged, "/t").handler("p", SiteServlets.page(), "/p").start();
+    site.get("/t");
+    site.get("/p");
+    assertEquals("HIT", xcache(site.get("/t")));
+    assertEquals("HIT", xcache(site.get("/p")));
+    clock.advance(Duration.ofMillis(1)); // the invalidation's version is after the build
+    site.cache.invalidateTag("article:1");
+    site.cache.evict(site.uri("/p").toString());
+    HttpResponse<byte[]> t = site.get("/t");
+    HttpResponse<byte[]> p = site.get("/p");
+    assertEquals("tagged call 2", Http.text(t));
+    assertEquals("MISS", xcache(p));
+    assertTrue(Http.text(p).contains("call 2"));
+  }
+
+  @Test
+  void aRefreshInAnotherJvmIsSeenWithinTheTrustWindow() {
+    CachedSite site = site().handler("p", SiteServlets.page(), "/p").start();
+    site.get("/p");
+    PageCacheConfig otherJvm = PageCacheConfig.builder().ignoreEnvironment().clock(clock)
+        .set("memcached.servers", memcached.servers()).set("namespace", site.params.get("namespace")).build();
+    try (PageCache other = PageCache.start(otherJvm)) {
+      other.refreshHandler("p", "cms");
+      other.evict(site.uri("/p").toString());
+    }
+    clock.advance(Duration.ofMillis(999));
+    HttpResponse<byte[]> inside = site.get("/p");
+    assertEquals("HIT", xcache(inside), "inside the trust window this JVM still serves what it holds");
+    assertTrue(Http.text(inside).contains("call 1"));
+    clock.advance(Duration.ofMillis(1));
+    HttpResponse<byte[]> after = site.get("/p");
+    assertEquals("MISS", xcache(after), "at the end of the trust window memcached is asked, and the refresh seen");
+    assertTrue(Http.text(after).contains("call 2"));
+  }
+
+  @Test
+  void aPageExpiredByItsOwnTimeTakesTheSingleRebuildPath() {
+    CachedSite site = site("policies", "p: ttl=10s", "near.trust", "1m").handler("p", SiteServlets.page(), "/p").start();
+    site.get("/p");
+    clock.advance(Duration.ofSeconds(10)); // past its TTL, still inside the (long) trust window
+    store.clear();
+    HttpResponse<byte[]> r = site.get("/p");
+    assertEquals("MISS", xcache(r));
+    assertTrue(Http.text(r).contains("call 2"));
+    assertEquals(1, store.keys("add").stream().filter(k -> k.equals(site.cache.lock.key(site.pageKey("p", "/p", null)))).count(),
+        "rebuilt under the page's lock, as before");
+  }
+
+  @Test
+  void aNearCacheAtItsSizeBoundEvictsAndKeepsServingCorrectly() {
+    // Incompressible 8 KB bodies (about 6 KB gzipped) against a 32 KB bound: only a few fit.
+    SiteServlets.Handler pages = SiteServlets.of((req, res, call) -> {
+      byte[] noise = new byte[6 * 1024];
+      new Random(req.getRequestURI().hashCode()).nextBytes(noise);
+      res.setContentType("text/html");
+      res.getWriter().print("<p>" + req.getRequestURI() + "</p>" + Base64.getEncoder().encodeToString(noise));
+    });
+    CachedSite site = site("near.size", "32k").handler("p", pages, "/p/*").start();
+    for (int round = 0; round < 2; round++) {
+      for (int i = 0; i < 20; i++) {
+        HttpResponse<byte[]> r = site.get("/p/" + i);
+        assertTrue(Http.text(r).startsWith("<p>/p/" + i + "</p>"), "page " + i + " round " + round);
+        if (round == 1) {
+          assertEquals("HIT", xcache(r), "evicted from the near cache, still a memcached hit");
+        }
+        NearStats near = site.cache.nearStats();
+        assertTrue(near.bytes() <= 32 * 1024, "within its bound: " + near);
+      }
+    }
+    NearStats near = site.cache.nearStats();
+    assertTrue(near.entries() > 0 && near.entries() < 20, "some pages held, not all: " + near);
+    assertEquals(20, site.calls("p"), "each page built once");
+  }
+
+  @Test
+  void clientsWithoutGzipGetTheInflatedBodyFromTheNearEntry() {
+    CachedSite site = site().handler("p", SiteServlets.page(), "/p").start();
+    String built = Http.text(site.get("/p"));
+    long before = site.cache.nearStats().bytes();
+    HttpResponse<byte[]> plain = site.get("/p");
+    assertEquals(built, Http.text(plain));
+    assertTrue(site.cache.nearStats().bytes() > before, "the inflated body is kept (and weighed) with the entry");
+    HttpResponse<byte[]> gz = site.get("/p", "Accept-Encoding", "gzip");
+    assertEquals("gzip", gz.headers().firstValue("Content-Encoding").orElse(null));
+    assertEquals(built, Http.text(site.get("/p")));
+  }
+
+  @Test
+  void viewsOnNearHitsAreAllCounted() throws Exception {
+    SiteServlets.Handler article = SiteServlets.of((req, res, call) -> {
+      PageCache.countView(req, "article:7");
+      res.setContentType("text/html");
+      res.getWriter().print("<p>views <!--pagecache:views article:7--></p>");
+    });
+    CachedSite site = site().countSource(key -> 0).handler("p", article, "/a").start();
+    String namespace = site.params.get("namespace");
+    HttpResponse<byte[]> last = null;
+    for (int i = 0; i < 50; i++) {
+      last = site.get("/a");
+    }
+    assertEquals("HIT", xcache(last));
+    assertEquals("<p>views 50</p>", Http.text(last), "every near hit counted and shown");
+    assertTrue(store.keys("incr").size() < 10,
+        "aggregated in the JVM: one incr per second at most, not one per view; saw " + store.keys("incr").size());
+    site.close();
+    opened.remove(site);
+    PageCacheConfig otherJvm = PageCacheConfig.builder().ignoreEnvironment().clock(clock)
+        .set("memcached.servers", memcached.servers()).set("namespace", namespace).build();
+    try (PageCache other = PageCache.start(otherJvm)) {
+      assertEquals(50, other.counters().views("article:7"), "all 50 reached memcached when the first JVM stopped");
+    }
+  }
+
+  @Test
+  void aColdPageWantedByFiftyRequestsOfOneJvmCostsOneBuildAndAFewMemcachedCalls() throws Exception {
+    int n = 50;
+    SiteServlets.Handler h = SiteServlets.page();
+    CachedSite site = site("lock.wait", "20s", "lock.ttl", "30s").handler("p", h, "/cold").start();
+    CountDownLatch gate = new CountDownLatch(1);
+    h.gate.set(gate);
+    ExecutorService pool = Executors.newFixedThreadPool(n);
+    try {
+      store.clear();
+      CyclicBarrier start = new CyclicBarrier(n);
+      List<Future<HttpResponse<byte[]>>> answers = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        answers.add(pool.submit(() -> {
+          start.await(30, TimeUnit.SECONDS);
+          return site.get("/cold");
+        }));
+      }
+      Eventually.assertWithin(Duration.ofSeconds(15), "49 requests waiting for the one build",
+          () -> site.cache.stats.handler("p").lockWaits.sum() == n - 1);
+      gate.countDown();
+      Map<String, Integer> labels = new TreeMap<>();
+      for (Future<HttpResponse<byte[]>> f : answers) {
+        HttpResponse<byte[]> r = f.get(30, TimeUnit.SECONDS);
+        assertTrue(Http.text(r).contains("page /cold"));
+        labels.merge(xcache(r), 1, Integer::sum);
+      }
+      assertEquals(1, h.calls.get(), "one backend call: " + labels);
+      assertEquals(Map.of("MISS", 1, "HIT", n - 1), labels);
+      String lockKey = site.cache.lock.key(site.pageKey("p", "/cold", null));
+      assertEquals(1, store.keys("add").stream().filter(lockKey::equals).count(), "one add on the lock: the builder's");
+      assertEquals(0, store.keys("getMulti").stream().filter(lockKey::equals).count(), "nobody polled memcached");
+      String pageKey = site.pageKey("p", "/cold", null);
+      long lookups = store.keys("getMulti").stream().filter(pageKey::equals).count();
+      assertTrue(lookups <= n + 1, "at most one lookup per request (and the builder's second look); was " + lookups);
+    } finally {
+      h.gate.set(null);
+      gate.countDown();
+      pool.shutdownNow();
+    }
+  }
+}
