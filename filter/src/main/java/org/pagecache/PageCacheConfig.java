@@ -36,7 +36,7 @@ import org.pagecache.store.Values;
  * </pre>
  */
 public final class PageCacheConfig {
-  /** Parameters with their defaults, in the order the README's table shows them. */
+  /** Parameters with their defaults, in the order the table in docs/configuration.md shows them. */
   static final Map<String, String> DEFAULTS = defaults();
 
   private static Map<String, String> defaults() {

@@ -72,7 +72,7 @@ public class PageCacheFilter implements Filter {
       PageCacheConfig config;
       try {
         config = preset != null ? preset : PageCacheConfig.from(filterConfig::getInitParameter);
-        // The application's counter source and sink, set by a ServletContextListener (see README).
+        // The application's counter source and sink, set by a ServletContextListener (docs/counters.md).
         ServletContext ctx = filterConfig.getServletContext();
         config = config.withCounting((CountSource) ctx.getAttribute(CountSource.class.getName()),
             (CountSink) ctx.getAttribute(CountSink.class.getName()));

@@ -45,7 +45,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One cacheable request, from lookup to response (see the README's "request path"):
+ * One cacheable request, from lookup to response (see docs/freshness.md):
  * <pre>
  *   lookup: getMulti(token, page)            the one round trip of a hit
  *   FRESH  -> serve                          X-Cache: HIT

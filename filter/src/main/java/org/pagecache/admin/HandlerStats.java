@@ -112,7 +112,7 @@ public final class HandlerStats {
     return lastToken;
   }
 
-  // ---- evidence: what pages depend on (safe by default, README) ----
+  // ---- evidence: what pages depend on (safe by default, docs/safety.md) ----
 
   /** Evidence is kept for this many names per handler; more are counted under {@link #OTHER}. */
   static final int MAX_NAMES = 64;

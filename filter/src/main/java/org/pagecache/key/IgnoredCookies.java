@@ -16,7 +16,7 @@ import java.util.Set;
  * <p>Names are matched case-sensitively, as RFC 6265 compares them.
  */
 public final class IgnoredCookies {
-  /** The built-in list; see the README for why each family is on it. */
+  /** The built-in list; see docs/safety.md ("The ignore list") for why each family is on it. */
   public static final List<String> BUILT_IN = List.of(
       // Google Analytics, Tag Manager, Ads, Optimize
       "_ga", "_ga_*", "_gid", "_gat*", "__utm*", "_gcl_*", "_gac_*", "_dc_gtm_*", "_gaexp", "AMP_TOKEN",

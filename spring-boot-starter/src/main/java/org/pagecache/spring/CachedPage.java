@@ -41,7 +41,7 @@ public @interface CachedPage {
 
   /**
    * Any other policy keys in the policy spec syntax, e.g. {@code "statuses=200|404, early-refresh=on"}
-   * (see the README's policy table).
+   * (see the policy table in docs/configuration.md).
    */
   String spec() default "";
 }
