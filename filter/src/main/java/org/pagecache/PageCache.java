@@ -23,6 +23,7 @@ import org.pagecache.freshness.RebuildLock;
 import org.pagecache.freshness.TagVersions;
 import org.pagecache.freshness.UpdateTokens;
 import org.pagecache.key.PageKey;
+import org.pagecache.key.RequestParts;
 import org.pagecache.near.NearCache;
 import org.pagecache.near.NearStats;
 import org.pagecache.near.WaitingList;
@@ -209,6 +210,7 @@ public final class PageCache implements AutoCloseable {
     for (String name : varyHeaders(handler, policy)) {
       vary.add(new String[] {name, ""});
     }
+    vary.addAll(RequestParts.ofPlainRequest(policy.cookies())); // no cookie, no forwarded header
     String key = config.namespace.page(handler, PageKey.canonical(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), vary));
     near.drop(key);
     boolean existed = store.delete(key);

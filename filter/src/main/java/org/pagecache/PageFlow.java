@@ -103,7 +103,7 @@ final class PageFlow {
     }
     Found found;
     try {
-      found = lookup(p);
+      found = lookup(p, true);
     } catch (StoreException e) {
       p.stats.record(Event.ERROR);
       bypass(p, "store-unavailable");
@@ -177,10 +177,15 @@ final class PageFlow {
 
   // ---- lookup ----
 
-  private Found lookup(Page p) {
+  /**
+   * The page for this request: from this JVM's near cache, from another request of this JVM that
+   * is building it ({@code mayWait}), or from memcached. The holder of a rebuild lock never waits
+   * in the JVM: the requests waiting there wait for it.
+   */
+  private Found lookup(Page p, boolean mayWait) {
     List<String> varyNames = cache.varyHeaders(p.handler, p.policy);
     String key = pageKey(p, varyNames);
-    Found known = nearOrWaited(p, key); // this JVM's memory, or another request of it building the page
+    Found known = nearOrWaited(p, key, mayWait); // this JVM's memory, or another request of it building the page
     if (known != null) {
       return known;
     }
@@ -430,7 +435,7 @@ final class PageFlow {
     try {
       Found again;
       try {
-        again = lookup(p);
+        again = lookup(p, false);
       } catch (StoreException e) {
         again = found;
       }
@@ -725,7 +730,7 @@ final class PageFlow {
    * judged against the token and tag versions this JVM knows), or the page another request of this
    * JVM was building while this one waited for it; null to ask memcached.
    */
-  private Found nearOrWaited(Page p, String key) {
+  private Found nearOrWaited(Page p, String key, boolean mayWait) {
     NearCache.Entry entry = cache.near.trusted(key);
     if (entry != null) {
       Found f = judged(p, key, entry.page());
@@ -737,6 +742,9 @@ final class PageFlow {
       cache.near.drop(key); // refreshed, invalidated or expired: memcached decides, and is remembered again
     }
     cache.near.counted(false);
+    if (!mayWait) {
+      return null;
+    }
     WaitingList.Wait w = cache.waiting.awaitOthers(key, cache.config.lockWait, p.stats::lockWaited);
     if (w.timedOut()) {
       p.req.setAttribute(WAITED_IN_JVM, Boolean.TRUE);
@@ -746,7 +754,9 @@ final class PageFlow {
       return null;
     }
     if (w.page().isUncacheableMarker()) {
-      return new Found(key, w.page(), 0, Freshness.classify(null, 0, 0, Map.of(), 0, 1), Map.of());
+      // the token this JVM knows: a hit-for-miss build of it must not be stale at once
+      return new Found(key, w.page(), cache.tokens.remembered(p.handler), Freshness.classify(null, 0, 0, Map.of(), 0, 1),
+          Map.of());
     }
     Found f = judged(p, key, w.page());
     return f != null && f.decision.state() == Freshness.State.FRESH ? f : null;

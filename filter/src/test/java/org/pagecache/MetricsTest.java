@@ -2,6 +2,7 @@ package org.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -87,5 +88,16 @@ class MetricsTest {
     assertEquals(0, registry.get("pagecache.store.down").gauge().value());
     assertEquals(0, registry.get("pagecache.store.errors").tag("cache", "page").functionCounter().count());
     assertNotNull(registry.get("pagecache.lock.waits").tag("cache", "page").functionCounter());
+  }
+
+  @Test
+  void theNearCacheReportsItsPagesMemoryAndHits() {
+    site();
+    site.get("/page/a"); // built and stored: remembered in this JVM
+    site.get("/page/a"); // from this JVM's memory
+
+    assertEquals(1, registry.get("pagecache.near.entries").gauge().value());
+    assertTrue(registry.get("pagecache.near.bytes").gauge().value() > 0);
+    assertEquals(1, registry.get("pagecache.near.gets").tag("result", "hit").functionCounter().count());
   }
 }

@@ -300,7 +300,7 @@ class SafeByDefaultTest {
   }
 
   @Test
-  void aMustRevalidatePageIsNeverServedStale() {
+  void aMustRevalidatePageIsNeverServedStaleWhileItIsRebuilt() throws Exception {
     MutableClock clock = new MutableClock();
     SiteServlets.Handler strict = SiteServlets.of((req, res, call) -> {
       res.setHeader("Cache-Control", "public, must-revalidate");
@@ -311,14 +311,32 @@ class SafeByDefaultTest {
     site.get("/strict");
     assertEquals("HIT", xcache(site.get("/strict")));
     clock.advance(Duration.ofSeconds(11));
-    HttpResponse<byte[]> expired = site.get("/strict");
-    assertEquals("MISS", xcache(expired), "expired: rebuilt, not served stale");
-    assertTrue(Http.text(expired).contains("<p>2</p>"));
+    assertRebuiltWithoutStale(strict, 2, "expired");
     site.cache.refreshHandler("strict");
     clock.advance(Duration.ofMillis(5));
-    HttpResponse<byte[]> refreshed = site.get("/strict");
-    assertEquals("MISS", xcache(refreshed), "refreshed: rebuilt, not served stale");
-    assertEquals(3, site.calls("strict"));
+    assertRebuiltWithoutStale(strict, 3, "refreshed");
+  }
+
+  /**
+   * Holds the rebuild of /strict on a gate and sends a second request meanwhile: where a stale copy
+   * may be served, it would get it at once; here it must wait for the rebuild and get the new page.
+   */
+  private void assertRebuiltWithoutStale(SiteServlets.Handler strict, int call, String why) throws Exception {
+    CountDownLatch gate = new CountDownLatch(1);
+    strict.gate.set(gate);
+    CompletableFuture<HttpResponse<byte[]>> rebuild = CompletableFuture.supplyAsync(() -> site.get("/strict"));
+    Eventually.assertWithin(Duration.ofSeconds(10), why + ": the rebuild runs", () -> site.calls("strict") == call);
+    long waitsBefore = site.cache.stats.handler("strict").lockWaits.sum();
+    CompletableFuture<HttpResponse<byte[]>> meanwhile = CompletableFuture.supplyAsync(() -> site.get("/strict"));
+    Eventually.assertWithin(Duration.ofSeconds(10), why + ": the second request waits or is answered",
+        () -> meanwhile.isDone() || site.cache.stats.handler("strict").lockWaits.sum() > waitsBefore);
+    strict.gate.set(null);
+    gate.countDown();
+    assertEquals("MISS", xcache(rebuild.get()), why);
+    HttpResponse<byte[]> second = meanwhile.get();
+    assertNotEquals("STALE", xcache(second), why + ": " + cacheStatus(second));
+    assertTrue(Http.text(second).contains("<p>" + call + "</p>"), why + ": the rebuilt page");
+    assertEquals(call, site.calls("strict"), why + ": one rebuild");
   }
 
   @Test

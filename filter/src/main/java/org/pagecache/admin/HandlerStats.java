@@ -1,12 +1,13 @@
 package org.pagecache.admin;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
-import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -114,13 +115,19 @@ public final class HandlerStats {
 
   // ---- evidence: what pages depend on (safe by default, docs/safety.md) ----
 
-  /** Evidence is kept for this many names per handler; more are counted under {@link #OTHER}. */
+  /**
+   * Evidence is kept for this many names per handler. Names come from requests, so the maps are
+   * bounded by Caffeine, which keeps the most frequent: junk names an attacker sends once cannot
+   * push out the cookie that bypasses thousands of requests.
+   */
   static final int MAX_NAMES = 64;
-  /** Where names past {@link #MAX_NAMES} are counted (request data must not grow the JVM's memory). */
-  public static final String OTHER = "(other)";
 
-  private final Map<String, LongAdder[]> cookieBypasses = new ConcurrentHashMap<>();
-  private final Map<String, LongAdder> unkeyedHeaders = new ConcurrentHashMap<>();
+  private final Cache<String, LongAdder[]> cookieBypasses = evidence();
+  private final Cache<String, LongAdder> unkeyedHeaders = evidence();
+
+  private static <V> Cache<String, V> evidence() {
+    return Caffeine.newBuilder().maximumSize(MAX_NAMES).executor(Runnable::run).build();
+  }
 
   /**
    * Counts a request that bypassed because of these cookies (names only, never values), and
@@ -128,7 +135,7 @@ public final class HandlerStats {
    */
   public void cookieBypass(List<String> names, boolean handlerReadCookies) {
     for (String name : names) {
-      LongAdder[] counts = bounded(cookieBypasses, name, () -> new LongAdder[] {new LongAdder(), new LongAdder()});
+      LongAdder[] counts = cookieBypasses.get(name, n -> new LongAdder[] {new LongAdder(), new LongAdder()});
       counts[0].increment();
       if (handlerReadCookies) {
         counts[1].increment();
@@ -142,16 +149,16 @@ public final class HandlerStats {
    * @return true the first time this handler is seen reading it (log it once)
    */
   public boolean unkeyedHeaderRead(String name) {
-    boolean first = !unkeyedHeaders.containsKey(name) && unkeyedHeaders.size() < MAX_NAMES
-        && unkeyedHeaders.putIfAbsent(name, new LongAdder()) == null;
-    counter(unkeyedHeaders, name).increment();
+    boolean first = unkeyedHeaders.asMap().putIfAbsent(name, new LongAdder()) == null;
+    unkeyedHeaders.get(name, n -> new LongAdder()).increment();
     return first;
   }
 
   /** Per cookie name: requests it made bypass, and how many of them the handler read a cookie in. */
   public Map<String, long[]> cookieBypasses() {
+    cookieBypasses.cleanUp();
     Map<String, long[]> out = new TreeMap<>();
-    cookieBypasses.forEach((name, c) -> out.put(name, new long[] {c[0].sum(), c[1].sum()}));
+    cookieBypasses.asMap().forEach((name, c) -> out.put(name, new long[] {c[0].sum(), c[1].sum()}));
     return out;
   }
 
@@ -162,19 +169,8 @@ public final class HandlerStats {
 
   /** Per header name: builds in which the handler read it though it is not part of the key. */
   public Map<String, Long> unkeyedHeaders() {
-    return sums(unkeyedHeaders);
-  }
-
-  private static LongAdder counter(Map<String, LongAdder> map, String name) {
-    return bounded(map, name, LongAdder::new);
-  }
-
-  private static <T> T bounded(Map<String, T> map, String name, Supplier<T> create) {
-    T existing = map.get(name);
-    if (existing != null) {
-      return existing;
-    }
-    return map.computeIfAbsent(map.size() < MAX_NAMES ? name : OTHER, n -> create.get());
+    unkeyedHeaders.cleanUp();
+    return sums(unkeyedHeaders.asMap());
   }
 
   private static Map<String, Long> sums(Map<String, LongAdder> map) {

@@ -81,6 +81,18 @@ public record RequestParts(String bypass, List<String> cookies, List<String[]> k
     return parts == null ? PLAIN : new RequestParts(null, List.of(), parts);
   }
 
+  /**
+   * The key parts of a request that carries no cookie and no forwarded header, the page
+   * {@code PageCache.evict(url)} names: under {@code cookies=vary:} its cookies are keyed as absent.
+   */
+  public static List<String[]> ofPlainRequest(CookieRule rule) {
+    List<String[]> parts = new ArrayList<>(rule.vary().size());
+    for (String name : rule.vary()) {
+      parts.add(new String[] {"cookie:" + name, null});
+    }
+    return parts;
+  }
+
   /** Every value of a header, repeated headers included, in order; null when absent. */
   private static String joined(HttpServletRequest req, String name) {
     String first = req.getHeader(name);

@@ -29,6 +29,10 @@ import org.pagecache.admin.HandlerStats;
  *   <tr><td>{@code pagecache.store.errors}</td><td>memcached calls that failed or timed out</td></tr>
  *   <tr><td>{@code pagecache.lock.waits}</td><td>requests that waited for another request's build</td></tr>
  *   <tr><td>{@code pagecache.store.down} (gauge, no handler tag)</td><td>1 while memcached is considered down</td></tr>
+ *   <tr><td>{@code pagecache.near.entries}, {@code pagecache.near.bytes} (gauges, no handler tag)</td><td>pages this
+ *       JVM's near cache holds and their estimated memory</td></tr>
+ *   <tr><td>{@code pagecache.near.gets}, tag {@code result} (no handler tag)</td><td>lookups answered from this
+ *       JVM's memory ({@code hit}) or that asked memcached ({@code miss})</td></tr>
  * </table>
  * Hit ratio of the cluster, in PromQL: {@code sum(rate(cache_gets_total{cache_manager="pagecache",result=~"hit|stale"}[5m]))
  * / sum(rate(cache_gets_total{cache_manager="pagecache",result=~"hit|stale|miss"}[5m]))}.
@@ -55,8 +59,30 @@ public final class PageCacheMetrics implements MeterBinder {
         .tag("cache.manager", "pagecache")
         .description("1 while memcached is considered down and every request bypasses the cache")
         .register(registry);
+    bindNear(registry);
     cache.stats().forEachHandler(h -> bindHandler(registry, h));
     cache.stats().forEachBypassReason((h, reason) -> bindReason(registry, h, reason));
+  }
+
+  /** The near cache of this JVM: its size and memory, and how often it answered. */
+  private void bindNear(MeterRegistry registry) {
+    Gauge.builder("pagecache.near.entries", cache, c -> c.nearStats().entries())
+        .tag("cache.manager", "pagecache")
+        .description("pages held in this JVM's near cache")
+        .register(registry);
+    Gauge.builder("pagecache.near.bytes", cache, c -> c.nearStats().bytes())
+        .tag("cache.manager", "pagecache")
+        .baseUnit("bytes")
+        .description("estimated memory of the pages in this JVM's near cache")
+        .register(registry);
+    FunctionCounter.builder("pagecache.near.gets", cache, c -> c.nearStats().hits())
+        .tags("cache.manager", "pagecache", "result", "hit")
+        .description("lookups answered from this JVM's near cache")
+        .register(registry);
+    FunctionCounter.builder("pagecache.near.gets", cache, c -> c.nearStats().misses())
+        .tags("cache.manager", "pagecache", "result", "miss")
+        .description("lookups that asked memcached")
+        .register(registry);
   }
 
   /**

@@ -30,7 +30,8 @@ final class ControllerHandlers {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,64}");
 
   private final RequestMappingHandlerMapping mapping;
-  private final Map<Method, String> names = new HashMap<>();
+  /** By controller type and method: two controllers inheriting one mapped method are two handlers. */
+  private final Map<Target, String> names = new HashMap<>();
   private final Map<RequestMappingInfo, String> byInfo = new LinkedHashMap<>();
   private final Map<String, String> policies = new LinkedHashMap<>();
 
@@ -51,7 +52,7 @@ final class ControllerHandlers {
         throw new IllegalArgumentException("@CachedPage(handler = \"" + name + "\") on " + where
             + ": a handler name must be 1 to 64 characters of A-Z a-z 0-9 _ . -");
       }
-      names.put(hm.getMethod(), name);
+      names.put(Target.of(hm), name);
       byInfo.put(e.getKey(), name);
       String spec = a != null ? spec(a) : cacheUnannotated ? "enabled=true" : null;
       if (spec == null) {
@@ -111,7 +112,7 @@ final class ControllerHandlers {
       }
       HandlerExecutionChain chain = mapping.getHandler(probe);
       if (chain != null && chain.getHandler() instanceof HandlerMethod hm) {
-        return names.get(hm.getMethod());
+        return names.get(Target.of(hm));
       }
       return null;
     } catch (Exception e) {
@@ -138,5 +139,12 @@ final class ControllerHandlers {
   private static boolean allowsGet(RequestMappingInfo info) {
     var methods = info.getMethodsCondition().getMethods();
     return methods.isEmpty() || methods.contains(RequestMethod.GET);
+  }
+
+  /** A controller method as the mapping serves it: the bean's type and the (possibly inherited) method. */
+  private record Target(Class<?> type, Method method) {
+    static Target of(HandlerMethod hm) {
+      return new Target(hm.getBeanType(), hm.getMethod());
+    }
   }
 }

@@ -16,6 +16,7 @@ import org.pagecache.PageCacheFilter;
 final class SpringPageCacheFilter extends PageCacheFilter {
   private final ControllerHandlers handlers;
 
+  /** @param handlers null without Spring MVC's request mappings: the filter's own rule names handlers */
   SpringPageCacheFilter(PageCache cache, ControllerHandlers handlers) {
     super(cache);
     this.handlers = handlers;
@@ -24,7 +25,7 @@ final class SpringPageCacheFilter extends PageCacheFilter {
   @Override
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    if (request instanceof HttpServletRequest req && request.getAttribute(PageCache.HANDLER_ATTRIBUTE) == null
+    if (handlers != null && request instanceof HttpServletRequest req && request.getAttribute(PageCache.HANDLER_ATTRIBUTE) == null
         && ("GET".equals(req.getMethod()) || "HEAD".equals(req.getMethod()))) {
       String name = handlers.nameFor(req);
       if (name != null) {
