@@ -7,7 +7,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,6 +21,7 @@ import org.pagecache.admin.Event;
 import org.pagecache.admin.HandlerStats;
 import org.pagecache.capture.Cacheability;
 import org.pagecache.capture.CaptureRequest;
+import org.pagecache.capture.CacheStatus;
 import org.pagecache.capture.Captured;
 import org.pagecache.capture.CapturingResponse;
 import org.pagecache.capture.HeaderReads;
@@ -45,16 +45,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One cacheable request, from lookup to response (see docs/freshness.md):
+ * One cacheable request, from lookup to response (see docs/freshness.md and docs/safety.md):
  * <pre>
- *   lookup: getMulti(token, page)            the one round trip of a hit
+ *   request checks (RequestParts)            cookie not ignored, session, Authorization -> BYPASS
+ *   lookup: near cache (trusted near.trust)  or getMulti(token, page): one round trip
+ *   refusal marker -> build without the lock (hit-for-miss), or BYPASS (hit-for-pass)
  *   FRESH  -> serve                          X-Cache: HIT
- *   STALE  -> add(lock) won  -> rebuild      X-Cache: MISS
+ *   STALE  -> add(lock) won  -> build        X-Cache: MISS
  *                       lost -> serve stale  X-Cache: STALE
- *   ABSENT -> add(lock) won  -> rebuild
- *                       lost -> poll for the page up to lock.wait, then serve it or build it
+ *   ABSENT -> wait with this JVM's requests for the one that builds or watches memcached;
+ *             that one: add(lock) won -> build, lost -> poll memcached up to lock.wait
+ *   build: run the handler captured -> BuildDecision -> store / refuse / stale copy
+ *          -> give the lock back (one place: buildUnderLock) -> answer
  * </pre>
- * Every store failure falls back to running the handler: the cache never causes a 5xx.
+ * How each response was served is a {@link CacheStatus}, rendered once. Every store failure falls
+ * back to running the handler: the cache never causes a 5xx.
  */
 final class PageFlow {
   private static final Logger log = LoggerFactory.getLogger(PageFlow.class);
@@ -78,8 +83,8 @@ final class PageFlow {
   /** What the lookup found for a request. */
   private record Found(String key, CachedPage page, long token, Decision decision, Map<String, Long> tagVersions) {}
 
-  /** The request being handled, with what every step needs. */
-  private record Page(HttpServletRequest req, HttpServletResponse res, FilterChain chain,
+  /** The request for a page being handled, with what every step needs: handler, policy, stats, key parts. */
+  private record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain chain,
       String handler, CachePolicy policy, HandlerStats stats, RequestParts parts) {}
 
   void handle(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
@@ -96,7 +101,7 @@ final class PageFlow {
     String skip = requestBypass(req, policy);
     RequestParts parts = skip != null ? NO_PARTS
         : RequestParts.of(req, policy.cookies(), cache.config.ignoredCookies, sessionCookie(req));
-    Page p = new Page(req, res, chain, handler, policy, cache.stats.handler(handler), parts);
+    PageRequest p = new PageRequest(req, res, chain, handler, policy, cache.stats.handler(handler), parts);
     if (skip != null || parts.bypass() != null) {
       bypass(p, skip != null ? skip : parts.bypass());
       return;
@@ -115,15 +120,15 @@ final class PageFlow {
       return;
     }
     switch (found.decision.state()) {
-      case FRESH -> serve(p, page, Event.HIT, "HIT", "PageCache; hit; ttl=" + ttlLeft(page));
+      case FRESH -> serve(p, page, Event.HIT, CacheStatus.hit(ttlLeft(page)));
       case STALE -> {
         Lease lease = tryLock(p, found.key, Event.MISS);
         if (lease != null) {
-          rebuildUnlessDone(p, found, page, lease);
+          buildUnderLock(p, found, page, lease);
         } else if (found.decision.early()) {
-          serve(p, page, Event.HIT, "HIT", "PageCache; hit; ttl=" + ttlLeft(page));
+          serve(p, page, Event.HIT, CacheStatus.hit(ttlLeft(page)));
         } else {
-          serve(p, page, Event.STALE, "STALE", "PageCache; hit; ttl=" + ttlLeft(page) + "; detail=" + detail(found.decision.reason()));
+          serve(p, page, Event.STALE, CacheStatus.stale(ttlLeft(page), found.decision.reason()));
         }
       }
       case ABSENT -> absent(p, found);
@@ -136,14 +141,14 @@ final class PageFlow {
    * A page whose last build was refused: build it again at once without waiting on its lock
    * (hit-for-miss), or, once refusals keep coming, pass it to the handler (see {@link HitForMiss}).
    */
-  private void afterRefusal(Page p, Found found, boolean missRecorded) throws IOException, ServletException {
+  private void afterRefusal(PageRequest p, Found found, boolean missRecorded) throws IOException, ServletException {
     if (HitForMiss.passes(found.page)) {
       bypass(p, found.page.uncacheableReason());
     } else {
       if (!missRecorded) {
         p.stats.record(Event.MISS);
       }
-      rebuild(p, found, null, null);
+      answer(p, build(p, found, null)); // no lock: a refused page makes nobody queue
     }
   }
 
@@ -182,7 +187,7 @@ final class PageFlow {
    * is building it ({@code mayWait}), or from memcached. The holder of a rebuild lock never waits
    * in the JVM: the requests waiting there wait for it.
    */
-  private Found lookup(Page p, boolean mayWait) {
+  private Found lookup(PageRequest p, boolean mayWait) {
     List<String> varyNames = cache.varyHeaders(p.handler, p.policy);
     String key = pageKey(p, varyNames);
     Found known = nearOrWaited(p, key, mayWait); // this JVM's memory, or another request of it building the page
@@ -220,7 +225,7 @@ final class PageFlow {
   }
 
   /** The page's key: its URL, the headers the handler varies on, and the request's own key parts. */
-  private String pageKey(Page p, List<String> varyNames) {
+  private String pageKey(PageRequest p, List<String> varyNames) {
     HttpServletRequest req = p.req;
     List<String[]> vary = new ArrayList<>(varyNames.size() + p.parts.keyParts().size());
     for (String name : varyNames) {
@@ -246,23 +251,14 @@ final class PageFlow {
     return true;
   }
 
-  /** The rebuild lock of one page, held by this request; released once, whichever way the build ends. */
-  private static final class Lease {
-    final String pageKey;
-    final String owner;
-    boolean released;
-
-    Lease(String pageKey, String owner) {
-      this.pageKey = pageKey;
-      this.owner = owner;
-    }
-  }
+  /** The rebuild lock of one page, held by this request and given back in {@link #buildUnderLock}. */
+  private record Lease(String pageKey, String owner) {}
 
   /**
    * The page's rebuild lock if this request won it, else null (lost, or memcached failed). A
    * winner's {@code first} event, when given, is traced before the lock, so a rebuild reads MLWU.
    */
-  private Lease tryLock(Page p, String key, Event first) {
+  private Lease tryLock(PageRequest p, String key, Event first) {
     String owner = cache.lock.newOwner();
     try {
       if (cache.lock.tryAcquire(key, owner)) {
@@ -279,13 +275,9 @@ final class PageFlow {
     }
   }
 
-  private void unlock(Page p, Lease lease) {
-    if (lease == null || lease.released) {
-      return;
-    }
-    lease.released = true;
+  private void release(PageRequest p, Lease lease) {
     try {
-      cache.lock.release(lease.pageKey, lease.owner);
+      cache.lock.release(lease.pageKey(), lease.owner());
       p.stats.record(Event.UNLOCK);
     } catch (StoreException e) {
       p.stats.record(Event.ERROR); // the lock expires by itself after lock.ttl
@@ -298,23 +290,28 @@ final class PageFlow {
    * Serves a stored page, counting its views and filling its counters in: live even on a hit.
    * {@code event} is null when the request's event was traced already (a miss, at its lookup).
    */
-  private void serve(Page p, CachedPage page, Event event, String xCache, String cacheStatus) throws IOException {
+  private void serve(PageRequest p, CachedPage page, Event event, CacheStatus status) throws IOException {
     if (event != null) {
       p.stats.record(event);
     }
     Map<String, Long> counts = isHead(p) || page.viewKeys().isEmpty() ? Map.of() : cache.live.count(page.viewKeys());
-    byte[] rendered = page.placeholders() ? cache.live.render(page.body(), counts, xCache) : null;
-    PageSender.send(p.req, p.res, page, cache.clock.millis(), new Label(cacheHeader, xCache, cacheStatus),
+    byte[] rendered = page.placeholders() ? cache.live.render(page.body(), counts, status.xCache()) : null;
+    PageSender.send(p.req, p.res, page, cache.clock.millis(), label(status),
         rendered, cache.near.identityBody((NearCache.Entry) p.req.getAttribute(NEAR_ENTRY), page),
         cache.config.maxEntrySize * 8);
   }
 
   /** Sends a response that was captured but not stored, with its counters live too. */
-  private void replay(Page p, Captured c, Label label) throws IOException {
+  private void replay(PageRequest p, Captured c, CacheStatus status) throws IOException {
     List<String> declared = LiveCounts.declared(p.req);
     Map<String, Long> counts = isHead(p) || declared.isEmpty() ? Map.of() : cache.live.count(declared);
-    Captured out = Placeholders.contains(c.body()) ? c.withBody(cache.live.render(c.body(), counts, label.xCache())) : c;
-    PageSender.replay(p.req, p.res, out, label);
+    Captured out = Placeholders.contains(c.body()) ? c.withBody(cache.live.render(c.body(), counts, status.xCache())) : c;
+    PageSender.replay(p.req, p.res, out, label(status));
+  }
+
+  /** The status rendered once, for the X-Cache header (under its configured name) and Cache-Status. */
+  private Label label(CacheStatus status) {
+    return new Label(cacheHeader, status.xCache(), status.render());
   }
 
   /**
@@ -323,9 +320,10 @@ final class PageFlow {
    * down; bodies past max.entry.size and async responses stream straight through as usual. HEAD
    * goes straight through: the container's HEAD handling computes the length itself.
    */
-  private void bypass(Page p, String reason) throws IOException, ServletException {
+  private void bypass(PageRequest p, String reason) throws IOException, ServletException {
     p.stats.bypass(reason);
-    Label label = new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=" + detail(reason));
+    CacheStatus status = CacheStatus.bypass(reason);
+    Label label = label(status);
     if (isHead(p)) {
       label.apply(p.res);
       CaptureRequest watched = CaptureRequest.watching(p.req);
@@ -343,21 +341,21 @@ final class PageFlow {
       cache.live.count(LiveCounts.declared(p.req));
       return;
     }
-    replay(p, c, label);
+    replay(p, c, status);
   }
 
   /** The evidence an operator opens the cache up with: which cookies bypassed, and whether the handler read one. */
-  private static void recordCookieBypass(Page p, CaptureRequest watched) {
+  private static void recordCookieBypass(PageRequest p, CaptureRequest watched) {
     if (!p.parts.cookies().isEmpty()) {
       p.stats.cookieBypass(p.parts.cookies(), watched.reads().readCookies());
     }
   }
 
-  private CapturingResponse newCapture(Page p) {
+  private CapturingResponse newCapture(PageRequest p) {
     return new CapturingResponse(p.res, cache.config.maxEntrySize, p.req.getServletContext().getResponseCharacterEncoding());
   }
 
-  private static boolean isHead(Page p) {
+  private static boolean isHead(PageRequest p) {
     return "HEAD".equals(p.req.getMethod());
   }
 
@@ -365,14 +363,9 @@ final class PageFlow {
     return (page.freshUntilMillis() - cache.clock.millis()) / 1000;
   }
 
-  /** A Cache-Status detail is a token or a quoted string: quote anything else. */
-  private static String detail(String reason) {
-    return reason.matches("[A-Za-z0-9._-]+") ? reason : "\"" + reason.replace("\"", "'") + "\"";
-  }
-
   // ---- waiting for another request's build ----
 
-  private void waitForBuilder(Page p, Found found) throws IOException, ServletException {
+  private void waitForBuilder(PageRequest p, Found found) throws IOException, ServletException {
     p.stats.lockWaited();
     String lockKey = cache.lock.key(found.key);
     long deadline = System.nanoTime() + cache.config.lockWait.toNanos();
@@ -393,14 +386,14 @@ final class PageFlow {
         }
         if (page != null && varyMatches(page, p.req)) {
           cache.waiting.arrived(found.key, page);
-          serve(p, page, null, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(page)); // counted as its miss
+          serve(p, page, null, CacheStatus.collapsed(ttlLeft(page))); // counted as its miss
           return;
         }
         if (!got.containsKey(lockKey)) {
           // The builder gave up without storing: one waiter takes over, the others keep waiting.
           Lease lease = tryLock(p, found.key, null);
           if (lease != null) {
-            rebuildUnlessDone(p, found, null, lease);
+            buildUnderLock(p, found, null, lease);
             return;
           }
         }
@@ -408,7 +401,7 @@ final class PageFlow {
     } catch (StoreException e) {
       p.stats.record(Event.ERROR);
     }
-    rebuild(p, found, null, null); // waited lock.wait for nothing: never keep a reader waiting longer
+    answer(p, build(p, found, null)); // waited lock.wait for nothing: never keep a reader waiting longer
   }
 
   private static boolean builtAfter(CachedPage page, CachedPage before) {
@@ -426,12 +419,30 @@ final class PageFlow {
   // ---- building ----
 
   /**
-   * With the lock won, looks once more before building: between this request's lookup and its
-   * lock, another request may have built the page and released its lock. Costs one round trip
-   * per rebuild, none per hit. Whatever way the build ends, even by an Error, the lock is released.
+   * What a build ends in, answered after the lock is given back: a page to serve (built, built by
+   * another request meanwhile, or the stale copy), a response to replay to this client only, a
+   * response that already went to the client as it was written, or a failure to rethrow.
    */
-  private void rebuildUnlessDone(Page p, Found found, CachedPage stale, Lease lease)
-      throws IOException, ServletException {
+  private record Built(CachedPage page, Captured replay, CacheStatus status, Exception failure) {
+    static Built serving(CachedPage page, CacheStatus status) {
+      return new Built(page, null, status, null);
+    }
+
+    static Built replaying(Captured c, CacheStatus status) {
+      return new Built(null, c, status, null);
+    }
+
+    static final Built SENT = new Built(null, null, null, null);
+  }
+
+  /**
+   * With the lock won: looks once more (between this request's lookup and its lock, another request
+   * may have built the page and released its lock; one round trip per rebuild, none per hit),
+   * builds if nobody did, gives the lock back in the one place that does, whatever way the build
+   * ended (even an Error), then answers.
+   */
+  private void buildUnderLock(PageRequest p, Found found, CachedPage stale, Lease lease) throws IOException, ServletException {
+    Built built;
     try {
       Found again;
       try {
@@ -440,18 +451,18 @@ final class PageFlow {
         again = found;
       }
       if (again != found && again.key.equals(found.key) && builtSince(found.page, again)) {
-        unlock(p, lease);
-        serve(p, again.page, null, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(again.page));
-        return;
+        built = Built.serving(again.page, CacheStatus.collapsed(ttlLeft(again.page)));
+      } else {
+        // Build under the newest token seen, so a refresh between the two lookups is not built stale.
+        Found target = again.key.equals(found.key) && again.token > found.token
+            ? new Found(found.key, found.page, again.token, found.decision, found.tagVersions)
+            : found;
+        built = build(p, target, stale);
       }
-      // Build under the newest token seen, so a refresh between the two lookups is not built stale.
-      Found target = again.key.equals(found.key) && again.token > found.token
-          ? new Found(found.key, found.page, again.token, found.decision, found.tagVersions)
-          : found;
-      rebuild(p, target, stale, lease);
     } finally {
-      unlock(p, lease); // no-op when the build path released it already
+      release(p, lease);
     }
+    answer(p, built);
   }
 
   /**
@@ -464,11 +475,29 @@ final class PageFlow {
         && (before == null || again.page.builtAtMillis() > before.builtAtMillis());
   }
 
-  private void rebuild(Page p, Found found, CachedPage stale, Lease lease) throws IOException, ServletException {
+  private void answer(PageRequest p, Built b) throws IOException, ServletException {
+    if (b.failure() instanceof IOException e) {
+      throw e;
+    } else if (b.failure() instanceof ServletException e) {
+      throw e;
+    } else if (b.failure() instanceof RuntimeException e) {
+      throw e;
+    } else if (b.page() != null) {
+      serve(p, b.page(), null, b.status());
+    } else if (b.replay() != null) {
+      replay(p, b.replay(), b.status());
+    }
+  }
+
+  /**
+   * Runs the handler with its response captured, then does what {@link BuildDecision} says: store
+   * the page, refuse it, or fall back to the stale copy. Writes to memcached; sends nothing.
+   */
+  private Built build(PageRequest p, Found found, CachedPage stale) {
     long start = cache.clock.millis();
     long startNanos = System.nanoTime(); // build time for metrics: a monotonic clock, not the TTL clock
     CapturingResponse capture = newCapture(p);
-    capture.onPassThrough(new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; detail=streamed")::apply);
+    capture.onPassThrough(label(CacheStatus.bypass("streamed"))::apply);
     markRecentInvalidation(p, found, start);
     CaptureRequest shared = CaptureRequest.forSharing(p.req, capture);
     Captured c;
@@ -477,64 +506,44 @@ final class PageFlow {
       c = capture.finish();
       p.stats.built(System.nanoTime() - startNanos);
     } catch (IOException | ServletException | RuntimeException e) {
-      unlock(p, lease);
       if (stale != null && !capture.isPassThrough() && !p.res.isCommitted()) {
         log.warn("pagecache: build of a {} page failed ({}); serving the stale copy", p.handler, e.toString());
         p.res.reset();
-        serve(p, stale, null, "STALE", "PageCache; hit; detail=stale-if-error");
-        return;
+        return Built.serving(stale, CacheStatus.staleIfError(null));
       }
-      throw e;
+      return new Built(null, null, null, e);
     }
-    if (c.passedThrough()) {
-      // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
-      String reason = c.overflowed() ? "too-large" : "async";
-      rememberRefusal(p, found, reason, start);
-      unlock(p, lease);
-      p.stats.bypass(reason);
-      cache.live.count(LiveCounts.declared(p.req));
-      return;
-    }
-    if (c.status() >= 500 && stale != null) {
-      unlock(p, lease);
-      serve(p, stale, null, "STALE", "PageCache; hit; detail=stale-if-error; fwd-status=" + c.status());
-      return;
-    }
-    Captured cc = c.sentError() && p.policy.statuses().contains(c.status()) ? withErrorBody(c) : c;
-    boolean unkeyedRead = recordUnkeyedReads(p, shared.reads());
-    String refusal = Cacheability.refusal(cc, p.policy.statuses(), start);
-    if (refusal == null && containerSetCookie(p)) {
-      refusal = "set-cookie";
-    }
-    if (refusal == null && unkeyedRead && p.policy.strictHeaders()) {
-      refusal = "unkeyed-header";
-    }
-    Duration fresh = p.policy.ttl();
-    if (refusal == null && p.policy.honorCacheControl()) {
-      Duration asked = Cacheability.requestedTtl(cc, p.policy.ttlMax(), start);
-      if (asked != null && asked.isZero()) {
-        refusal = "max-age-0";
-      } else if (asked != null) {
-        fresh = asked;
+    BuildDecision d = BuildDecision.of(c, p.policy, start, stale != null, containerSetCookie(p),
+        recordUnkeyedReads(p, shared.reads()));
+    switch (d.kind()) {
+      case PASSED_THROUGH -> {
+        // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
+        rememberRefusal(p, found, d.reason(), start);
+        p.stats.bypass(d.reason());
+        cache.live.count(LiveCounts.declared(p.req));
+        return Built.SENT;
+      }
+      case STALE_IF_ERROR -> {
+        return Built.serving(stale, CacheStatus.staleIfError(c.status()));
+      }
+      case REFUSE -> {
+        if (d.rememberRefusal()) {
+          rememberRefusal(p, found, d.reason(), start);
+        }
+        p.stats.bypass(d.reason());
+        return Built.replaying(c, CacheStatus.refused(d.reason()));
+      }
+      default -> {
+        return store(p, found, d.response(), stale, start, d.fresh());
       }
     }
-    if (refusal != null) {
-      if (c.status() < 500 && stale == null) {
-        rememberRefusal(p, found, refusal, start); // a stale copy stays: it is served while the next request tries again
-      }
-      unlock(p, lease);
-      p.stats.bypass(refusal);
-      replay(p, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=" + detail(refusal)));
-      return;
-    }
-    store(p, found, cc, stale, lease, start, fresh);
   }
 
   /**
    * Records the request headers the handler read that are not part of the page's key, logging each
    * once per handler: the evidence for {@code vary=} or {@code harmless=}. True when there were any.
    */
-  private boolean recordUnkeyedReads(Page p, HeaderReads reads) {
+  private boolean recordUnkeyedReads(PageRequest p, HeaderReads reads) {
     boolean any = false;
     for (String name : reads.names()) {
       if (keyed(p, name)) {
@@ -550,7 +559,7 @@ final class PageFlow {
   }
 
   /** Headers a page's key covers, that decide a bypass, or that never change a page. */
-  private boolean keyed(Page p, String name) {
+  private boolean keyed(PageRequest p, String name) {
     return RequestParts.keyedHeader(name) || NEVER_CHANGE_A_PAGE.contains(name) || p.policy.harmless().contains(name)
         || cache.varyHeaders(p.handler, p.policy).contains(name)
         || (name.equals("authorization") && !p.policy.allowAuthorized());
@@ -560,8 +569,7 @@ final class PageFlow {
   private static final Set<String> NEVER_CHANGE_A_PAGE = Set.of("content-length", "content-type", "connection",
       "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "expect");
 
-  private void store(Page p, Found found, Captured c, CachedPage stale, Lease lease, long start, Duration fresh)
-      throws IOException {
+  private Built store(PageRequest p, Found found, Captured c, CachedPage stale, long start, Duration fresh) {
     long now = cache.clock.millis();
     String key = found.key;
     List<Header> vary = responseVary(p, c);
@@ -579,19 +587,14 @@ final class PageFlow {
         found.token, tags == null ? List.of() : tags, LiveCounts.declared(p.req), Placeholders.contains(c.body()),
         vary, cacheHeader, mustRevalidate));
     byte[] bytes = cache.codec.encode(page);
-    String fwd = stale != null ? "fwd=stale" : "fwd=uri-miss";
     if (tags == null) {
-      unlock(p, lease);
       p.stats.record(Event.ERROR);
-      serve(p, page, null, "MISS", "PageCache; " + fwd + "; stored=0; detail=store-unavailable");
-      return;
+      return Built.serving(page, CacheStatus.miss(stale != null, false));
     }
     if (bytes.length > cache.config.maxEntrySize) {
       rememberRefusal(p, found, "too-large", start);
-      unlock(p, lease);
       p.stats.bypass("too-large");
-      replay(p, c, new Label(cacheHeader, "BYPASS", "PageCache; fwd=bypass; stored=0; detail=too-large"));
-      return;
+      return Built.replaying(c, CacheStatus.refused("too-large"));
     }
     // A page that may not be served stale is of no use past its fresh time.
     boolean stored = storeQuietly(p, key, bytes, storeTtlSeconds(mustRevalidate ? fresh : fresh.plus(p.policy.grace())));
@@ -600,8 +603,7 @@ final class PageFlow {
       cache.near.remember(key, p.handler, page, now);
     }
     cache.waiting.arrived(found.key, page);
-    unlock(p, lease);
-    serve(p, page, null, "MISS", "PageCache; " + fwd + (stored ? "; stored" : "; detail=store-unavailable"));
+    return Built.serving(page, CacheStatus.miss(stale != null, stored));
   }
 
   /**
@@ -609,7 +611,7 @@ final class PageFlow {
    * its id changed) during the build has its cookie written straight to the real response, past
    * the capture, and the page may hold that session's data (a CSRF token, a user's name).
    */
-  private static boolean containerSetCookie(Page p) {
+  private static boolean containerSetCookie(PageRequest p) {
     HttpSession session = p.req.getSession(false);
     if (session != null && (session.isNew() || !session.getId().equals(p.req.getRequestedSessionId()))) {
       return true;
@@ -621,14 +623,14 @@ final class PageFlow {
    * A small marker entry: the last build of this page was refused, so nobody waits on its lock;
    * it counts the refusals in a row, which decides between miss and pass (see {@link HitForMiss}).
    */
-  private void rememberRefusal(Page p, Found found, String reason, long now) {
+  private void rememberRefusal(PageRequest p, Found found, String reason, long now) {
     CachedPage marker = CachedPage.uncacheable(reason, HitForMiss.refusalsAfter(found.page, now), now,
         now + cache.config.uncacheableTtl.toMillis());
     storeQuietly(p, found.key, cache.codec.encode(marker), (int) Math.max(1, cache.config.uncacheableTtl.toSeconds()));
     cache.waiting.arrived(found.key, marker);
   }
 
-  private boolean storeQuietly(Page p, String key, byte[] bytes, int ttlSeconds) {
+  private boolean storeQuietly(PageRequest p, String key, byte[] bytes, int ttlSeconds) {
     try {
       cache.store.set(key, bytes, ttlSeconds);
       return true;
@@ -644,7 +646,7 @@ final class PageFlow {
   }
 
   /** Headers the response says it varies on, beyond the policy's and Accept-Encoding, with this request's values. */
-  private List<Header> responseVary(Page p, Captured c) {
+  private List<Header> responseVary(PageRequest p, Captured c) {
     LinkedHashSet<String> names = new LinkedHashSet<>();
     for (String v : c.headerValues("Vary")) {
       for (String n : v.split(",")) {
@@ -662,7 +664,7 @@ final class PageFlow {
   }
 
   /** The page's tags (declared and from X-Cache-Tags) with the versions to record (see TagVersions.forBuild). */
-  private List<TagVersion> tagVersions(Page p, Captured c, long start) {
+  private List<TagVersion> tagVersions(PageRequest p, Captured c, long start) {
     LinkedHashSet<String> names = new LinkedHashSet<>();
     Object declared = p.req.getAttribute(PageCache.TAGS_ATTRIBUTE);
     if (declared instanceof List<?> list) {
@@ -685,7 +687,7 @@ final class PageFlow {
   }
 
   /** Tells the application that this rebuild follows a fresh invalidation (read from the primary). */
-  private void markRecentInvalidation(Page p, Found found, long now) {
+  private void markRecentInvalidation(PageRequest p, Found found, long now) {
     long lag = cache.config.replicaLag.toMillis();
     long newest = found.token;
     for (long v : found.tagVersions.values()) {
@@ -696,33 +698,6 @@ final class PageFlow {
     }
   }
 
-  /** sendError with a status the policy caches: store a small page, since the container's error page is not captured. */
-  private static Captured withErrorBody(Captured c) {
-    String msg = c.errorMessage().isEmpty() ? "Error " + c.status() : c.errorMessage();
-    String html = "<!DOCTYPE html><html><head><title>" + c.status() + "</title></head><body><h1>"
-        + c.status() + "</h1><p>" + escape(msg) + "</p></body></html>";
-    List<Header> headers = new ArrayList<>(c.headers());
-    headers.removeIf(h -> h.name().equalsIgnoreCase("Content-Type"));
-    headers.add(new Header("Content-Type", "text/html;charset=UTF-8"));
-    return new Captured(c.status(), headers, c.cookies(), html.getBytes(StandardCharsets.UTF_8), null,
-        false, false, c.trailers());
-  }
-
-  static String escape(String s) {
-    StringBuilder sb = new StringBuilder(s.length());
-    for (char ch : s.toCharArray()) {
-      switch (ch) {
-        case '<' -> sb.append("&lt;");
-        case '>' -> sb.append("&gt;");
-        case '&' -> sb.append("&amp;");
-        case '"' -> sb.append("&quot;");
-        case '\'' -> sb.append("&#39;");
-        default -> sb.append(ch);
-      }
-    }
-    return sb.toString();
-  }
-
   // ---- the near cache and the in-JVM waiting list (issue 14) ----
 
   /**
@@ -730,7 +705,7 @@ final class PageFlow {
    * judged against the token and tag versions this JVM knows), or the page another request of this
    * JVM was building while this one waited for it; null to ask memcached.
    */
-  private Found nearOrWaited(Page p, String key, boolean mayWait) {
+  private Found nearOrWaited(PageRequest p, String key, boolean mayWait) {
     NearCache.Entry entry = cache.near.trusted(key);
     if (entry != null) {
       Found f = judged(p, key, entry.page());
@@ -763,7 +738,7 @@ final class PageFlow {
   }
 
   /** A page held in this JVM, classified with this JVM's knowledge; null when it is not this request's variant. */
-  private Found judged(Page p, String key, CachedPage page) {
+  private Found judged(PageRequest p, String key, CachedPage page) {
     if (!varyMatches(page, p.req)) {
       return null;
     }
@@ -780,10 +755,10 @@ final class PageFlow {
    * another JVM builds; the other requests of this JVM wait for it in the JVM (bounded by
    * lock.wait), not each on memcached.
    */
-  private void absent(Page p, Found found) throws IOException, ServletException {
+  private void absent(PageRequest p, Found found) throws IOException, ServletException {
     p.stats.record(Event.MISS); // the builder and those who wait for it alike
     if (p.req.getAttribute(WAITED_IN_JVM) != null) {
-      rebuild(p, found, null, null); // waited lock.wait already: never keep a reader waiting longer
+      answer(p, build(p, found, null)); // waited lock.wait already: never keep a reader waiting longer
       return;
     }
     try (WaitingList.Ticket ticket = cache.waiting.join(found.key)) {
@@ -791,7 +766,7 @@ final class PageFlow {
         p.stats.lockWaited();
         WaitingList.Wait w = ticket.await(cache.config.lockWait);
         if (w.timedOut()) {
-          rebuild(p, found, null, null);
+          answer(p, build(p, found, null));
           return;
         }
         if (w.page() != null && serveArrived(p, found, w.page())) {
@@ -802,7 +777,7 @@ final class PageFlow {
       }
       Lease lease = tryLock(p, found.key, null);
       if (lease != null) {
-        rebuildUnlessDone(p, found, null, lease);
+        buildUnderLock(p, found, null, lease);
       } else {
         waitForBuilder(p, found);
       }
@@ -810,7 +785,7 @@ final class PageFlow {
   }
 
   /** Serves a page another request of this JVM built or found; false when it is not this request's variant. */
-  private boolean serveArrived(Page p, Found found, CachedPage page) throws IOException, ServletException {
+  private boolean serveArrived(PageRequest p, Found found, CachedPage page) throws IOException, ServletException {
     if (page.isUncacheableMarker()) {
       afterRefusal(p, new Found(found.key, page, found.token, found.decision, found.tagVersions), true);
       return true;
@@ -818,7 +793,7 @@ final class PageFlow {
     if (!varyMatches(page, p.req)) {
       return false;
     }
-    serve(p, page, null, "HIT", "PageCache; hit; collapsed; ttl=" + ttlLeft(page)); // counted as its miss
+    serve(p, page, null, CacheStatus.collapsed(ttlLeft(page))); // counted as its miss
     return true;
   }
 }

@@ -1,0 +1,64 @@
+package org.pagecache;
+
+import java.time.Duration;
+import org.pagecache.capture.Cacheability;
+import org.pagecache.capture.Captured;
+import org.pagecache.capture.ErrorPage;
+
+/**
+ * What to do with a response a handler just built, decided from plain values (OkHttp's
+ * {@code CacheStrategy} for a stored response has its twin in {@code Freshness.classify}): store
+ * it, refuse it (leaving a hit-for-miss marker unless a stale copy stays), answer with the stale
+ * copy instead (a 5xx while one exists), or nothing to store at all (it went to the client as it
+ * was written: too large, async).
+ *
+ * @param kind            what to do
+ * @param reason          why it is not stored (a Cache-Status detail); null for STORE
+ * @param response        the response to store or replay (a sendError page gets a small body)
+ * @param fresh           how long a stored page is fresh
+ * @param rememberRefusal whether to leave a refusal marker (not over a stale copy, not for a 5xx)
+ */
+record BuildDecision(Kind kind, String reason, Captured response, Duration fresh, boolean rememberRefusal) {
+  enum Kind { STORE, REFUSE, STALE_IF_ERROR, PASSED_THROUGH }
+
+  /**
+   * @param c                   the captured response
+   * @param policy              the handler's policy
+   * @param nowMillis           when it was built
+   * @param hasStale            a stale copy exists (a refresh or expiry is being rebuilt)
+   * @param containerSetCookie  the container gave the response a cookie past the capture (a new session)
+   * @param readUnkeyedHeader   the handler read a request header that is not part of the key
+   */
+  static BuildDecision of(Captured c, CachePolicy policy, long nowMillis, boolean hasStale,
+      boolean containerSetCookie, boolean readUnkeyedHeader) {
+    if (c.passedThrough()) {
+      return new BuildDecision(Kind.PASSED_THROUGH, c.overflowed() ? "too-large" : "async", c, null, true);
+    }
+    if (c.status() >= 500 && hasStale) {
+      return new BuildDecision(Kind.STALE_IF_ERROR, "stale-if-error", c, null, false);
+    }
+    Captured response = c.sentError() && policy.statuses().contains(c.status()) ? ErrorPage.of(c) : c;
+    String refusal = Cacheability.refusal(response, policy.statuses(), nowMillis);
+    if (refusal == null && containerSetCookie) {
+      refusal = "set-cookie";
+    }
+    if (refusal == null && readUnkeyedHeader && policy.strictHeaders()) {
+      refusal = "unkeyed-header";
+    }
+    Duration fresh = policy.ttl();
+    if (refusal == null && policy.honorCacheControl()) {
+      Duration asked = Cacheability.requestedTtl(response, policy.ttlMax(), nowMillis);
+      if (asked != null && asked.isZero()) {
+        refusal = "max-age-0";
+      } else if (asked != null) {
+        fresh = asked;
+      }
+    }
+    if (refusal != null) {
+      // A refusal because of what this request carried must not decide for the others: a stale
+      // copy stays and is served while the next request tries again; a 5xx leaves nothing.
+      return new BuildDecision(Kind.REFUSE, refusal, c, null, c.status() < 500 && !hasStale);
+    }
+    return new BuildDecision(Kind.STORE, null, response, fresh, false);
+  }
+}
