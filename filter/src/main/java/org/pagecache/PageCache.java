@@ -12,7 +12,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.pagecache.admin.CacheStats;
 import org.pagecache.counters.CountSink;
@@ -22,8 +21,7 @@ import org.pagecache.counters.VisitorId;
 import org.pagecache.freshness.RebuildLock;
 import org.pagecache.freshness.TagVersions;
 import org.pagecache.freshness.UpdateTokens;
-import org.pagecache.key.PageKey;
-import org.pagecache.key.RequestParts;
+import org.pagecache.key.PageKeys;
 import org.pagecache.near.NearCache;
 import org.pagecache.near.NearStats;
 import org.pagecache.near.WaitingList;
@@ -77,6 +75,7 @@ public final class PageCache implements AutoCloseable {
   final PageCacheConfig config;
   final GuardedStore store;
   final PageCodec codec = new PageCodec();
+  final PageKeys keys;
   final UpdateTokens tokens;
   final TagVersions tags;
   final RebuildLock lock;
@@ -91,7 +90,6 @@ public final class PageCache implements AutoCloseable {
   final LiveCounts live;
   /** How visitors are told apart for the online count; null when {@code online=off}. */
   final VisitorId visitors;
-  private final Map<String, Set<String>> learnedVary = new ConcurrentHashMap<>();
   private volatile ServletContext servletContext;
   private volatile Function<String, String> handlerByPath = path -> null;
 
@@ -100,6 +98,7 @@ public final class PageCache implements AutoCloseable {
     this.clock = config.clock;
     this.store = new GuardedStore(config.store != null ? config.store : newStore(config), clock,
         config.retryInterval.toMillis());
+    this.keys = new PageKeys(config.namespace);
     this.tokens = new UpdateTokens(store, config.namespace, clock);
     this.tags = new TagVersions(store, config.namespace, clock, config.tagCache.toMillis());
     this.lock = new RebuildLock(store, config.namespace, (int) Math.max(1, config.lockTtl.toSeconds()));
@@ -206,12 +205,8 @@ public final class PageCache implements AutoCloseable {
     String rawPath = uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
     String handler = handlerForPath(rawPath);
     CachePolicy policy = policies.policy(handler);
-    List<String[]> vary = new ArrayList<>();
-    for (String name : varyHeaders(handler, policy)) {
-      vary.add(new String[] {name, ""});
-    }
-    vary.addAll(RequestParts.ofPlainRequest(policy.cookies())); // no cookie, no forwarded header
-    String key = config.namespace.page(handler, PageKey.canonical(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), vary));
+    String key = keys.forUrl(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), handler,
+        keys.varyHeaders(handler, policy.vary()), policy.cookies());
     near.drop(key);
     boolean existed = store.delete(key);
     near.drop(key); // again: a lookup that read the page just before the delete may have remembered it
@@ -270,31 +265,7 @@ public final class PageCache implements AutoCloseable {
     return store.isDown();
   }
 
-  /** Headers the key of this handler's pages varies on: the policy's plus those learned from responses. */
-  List<String> varyHeaders(String handler, CachePolicy policy) {
-    Set<String> learned = learnedVary.get(handler);
-    if (learned == null || learned.isEmpty()) {
-      return policy.vary();
-    }
-    List<String> all = new ArrayList<>(policy.vary());
-    for (String h : learned) {
-      if (!all.contains(h)) {
-        all.add(h);
-      }
-    }
-    Collections.sort(all.subList(policy.vary().size(), all.size()));
-    return all;
-  }
 
-  /** Remembers that the handler's responses vary on these headers; true if any was new. */
-  boolean learnVary(String handler, Collection<String> headers) {
-    Set<String> set = learnedVary.computeIfAbsent(handler, h -> ConcurrentHashMap.newKeySet());
-    boolean added = false;
-    for (String h : headers) {
-      added |= set.add(h);
-    }
-    return added;
-  }
 
   private String handlerForPath(String rawPath) {
     ServletContext ctx = servletContext;
@@ -313,10 +284,8 @@ public final class PageCache implements AutoCloseable {
     int bestRank = -1;
     for (Map.Entry<String, ? extends ServletRegistration> e : ctx.getServletRegistrations().entrySet()) {
       for (String mapping : e.getValue().getMappings()) {
-        int rank = mapping.equals(path) ? 100_000
-            : mapping.equals("/") ? 0
-            : mapping.isEmpty() && path.equals("/") ? 100_000
-            : !mapping.isEmpty() && Policies.matches(mapping, path) ? (mapping.startsWith("*.") ? 1 : mapping.length()) : -1;
+        // "/" is the default servlet: it serves whatever no other mapping does
+        int rank = mapping.equals("/") ? 0 : Policies.rank(mapping, path);
         if (rank > bestRank) {
           bestRank = rank;
           best = e.getKey();

@@ -9,7 +9,6 @@ import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +32,7 @@ import org.pagecache.counters.Placeholders;
 import org.pagecache.freshness.Freshness;
 import org.pagecache.freshness.Freshness.Decision;
 import org.pagecache.freshness.HitForMiss;
-import org.pagecache.key.PageKey;
+import org.pagecache.key.PageKeys;
 import org.pagecache.key.RequestParts;
 import org.pagecache.near.NearCache;
 import org.pagecache.near.WaitingList;
@@ -188,7 +187,7 @@ final class PageFlow {
    * in the JVM: the requests waiting there wait for it.
    */
   private Found lookup(PageRequest p, boolean mayWait) {
-    List<String> varyNames = cache.varyHeaders(p.handler, p.policy);
+    List<String> varyNames = cache.keys.varyHeaders(p.handler, p.policy.vary());
     String key = pageKey(p, varyNames);
     Found known = nearOrWaited(p, key, mayWait); // this JVM's memory, or another request of it building the page
     if (known != null) {
@@ -201,8 +200,8 @@ final class PageFlow {
     CachedPage page = cache.codec.decode(key, got.get(key));
     if (page != null && !page.vary().isEmpty()) {
       // The response varied on headers this JVM did not key on yet: learn them, look again.
-      if (cache.learnVary(p.handler, page.vary().stream().map(Header::name).toList())) {
-        String keyed = pageKey(p, cache.varyHeaders(p.handler, p.policy));
+      if (cache.keys.learnVary(p.handler, page.vary().stream().map(Header::name).toList())) {
+        String keyed = pageKey(p, cache.keys.varyHeaders(p.handler, p.policy.vary()));
         if (!keyed.equals(key)) {
           key = keyed;
           page = cache.codec.decode(key, cache.store.get(key));
@@ -226,25 +225,12 @@ final class PageFlow {
 
   /** The page's key: its URL, the headers the handler varies on, and the request's own key parts. */
   private String pageKey(PageRequest p, List<String> varyNames) {
-    HttpServletRequest req = p.req;
-    List<String[]> vary = new ArrayList<>(varyNames.size() + p.parts.keyParts().size());
-    for (String name : varyNames) {
-      vary.add(new String[] {name, headerValue(req, name)});
-    }
-    vary.addAll(p.parts.keyParts());
-    String canonical = PageKey.canonical(req.getScheme(), req.getServerName(), req.getServerPort(),
-        req.getRequestURI(), req.getQueryString(), vary);
-    return cache.config.namespace.page(p.handler, canonical);
-  }
-
-  private static String headerValue(HttpServletRequest req, String name) {
-    List<String> values = Collections.list(req.getHeaders(name));
-    return values.isEmpty() ? "" : String.join(",", values);
+    return cache.keys.forRequest(p.req, p.handler, varyNames, p.parts.keyParts());
   }
 
   private static boolean varyMatches(CachedPage page, HttpServletRequest req) {
     for (Header h : page.vary()) {
-      if (!h.value().equals(headerValue(req, h.name()))) {
+      if (!h.value().equals(PageKeys.headerValue(req, h.name()))) {
         return false;
       }
     }
@@ -561,7 +547,7 @@ final class PageFlow {
   /** Headers a page's key covers, that decide a bypass, or that never change a page. */
   private boolean keyed(PageRequest p, String name) {
     return RequestParts.keyedHeader(name) || NEVER_CHANGE_A_PAGE.contains(name) || p.policy.harmless().contains(name)
-        || cache.varyHeaders(p.handler, p.policy).contains(name)
+        || cache.keys.varyHeaders(p.handler, p.policy.vary()).contains(name)
         || (name.equals("authorization") && !p.policy.allowAuthorized());
   }
 
@@ -573,8 +559,8 @@ final class PageFlow {
     long now = cache.clock.millis();
     String key = found.key;
     List<Header> vary = responseVary(p, c);
-    if (!vary.isEmpty() && cache.learnVary(p.handler, vary.stream().map(Header::name).toList())) {
-      key = pageKey(p, cache.varyHeaders(p.handler, p.policy));
+    if (!vary.isEmpty() && cache.keys.learnVary(p.handler, vary.stream().map(Header::name).toList())) {
+      key = pageKey(p, cache.keys.varyHeaders(p.handler, p.policy.vary()));
     }
     List<TagVersion> tags;
     try {
@@ -658,7 +644,7 @@ final class PageFlow {
     }
     List<Header> vary = new ArrayList<>();
     for (String name : names) {
-      vary.add(new Header(name, headerValue(p.req, name)));
+      vary.add(new Header(name, PageKeys.headerValue(p.req, name)));
     }
     return vary;
   }

@@ -34,8 +34,6 @@ final class Policies {
         patterns.add(Map.entry(path, p));
       }
     }
-    // Exact patterns before prefixes, longer prefixes before shorter, extensions last: servlet-mapping order.
-    patterns.sort((a, b) -> Integer.compare(rank(b.getKey()), rank(a.getKey())));
     this.byPattern = patterns;
   }
 
@@ -74,11 +72,9 @@ final class Policies {
   /** The handler of a request: a policy's URL pattern, else {@link PageCache#HANDLER_ATTRIBUTE}, else the servlet's name. */
   String handlerFor(HttpServletRequest request) {
     if (!byPattern.isEmpty()) {
-      String path = pathInContext(request);
-      for (Map.Entry<String, CachePolicy> e : byPattern) {
-        if (matches(e.getKey(), path)) {
-          return e.getValue().handler();
-        }
+      String byPolicy = handlerForPath(pathInContext(request));
+      if (byPolicy != null) {
+        return byPolicy;
       }
     }
     if (request.getAttribute(PageCache.HANDLER_ATTRIBUTE) instanceof String named) {
@@ -91,12 +87,16 @@ final class Policies {
 
   /** The handler for a path within the context, when no request is at hand (evict by URL). */
   String handlerForPath(String path) {
+    String best = null;
+    int bestRank = -1;
     for (Map.Entry<String, CachePolicy> e : byPattern) {
-      if (matches(e.getKey(), path)) {
-        return e.getValue().handler();
+      int rank = rank(e.getKey(), path);
+      if (rank > bestRank) {
+        bestRank = rank;
+        best = e.getValue().handler();
       }
     }
-    return null;
+    return best;
   }
 
   CachePolicy policy(String handler) {
@@ -142,13 +142,19 @@ final class Policies {
     return path.equals(pattern);
   }
 
-  private static int rank(String pattern) {
-    if (pattern.startsWith("*.")) {
-      return 0;
+  /**
+   * How well a URL pattern matches a path, in servlet-mapping order: an exact match (the empty
+   * pattern is the context root) before prefixes, longer prefixes before shorter, extensions last;
+   * -1 when it does not match. Policies' {@code paths=} and the application's servlet mappings
+   * (for {@code evict}) are ranked by this one rule.
+   */
+  static int rank(String pattern, String path) {
+    if (pattern.equals(path) || (pattern.isEmpty() && path.equals("/"))) {
+      return 100_000;
     }
-    if (pattern.endsWith("/*")) {
-      return pattern.length();
+    if (pattern.isEmpty() || !matches(pattern, path)) {
+      return -1;
     }
-    return 100_000;
+    return pattern.startsWith("*.") ? 1 : pattern.length();
   }
 }

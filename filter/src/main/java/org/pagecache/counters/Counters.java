@@ -44,7 +44,7 @@ public final class Counters implements AutoCloseable {
 
   private Counters(Builder b) {
     this.settings = b.settings;
-    this.failOpen = new FailOpen(b.store.describe(), b.clock);
+    this.failOpen = new FailOpen(b.store, b.clock);
     ViewCounter counter = new ViewCounter(b.store, b.namespace, b.source, settings.ttl(), b.clock);
     this.views = ViewMode.of(settings, counter, failOpen);
     this.flusher = new ViewFlusher(b.sink, settings.flushInterval(), b.clock);

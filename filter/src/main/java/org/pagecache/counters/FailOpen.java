@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.pagecache.store.GuardedStore;
+import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,13 +20,15 @@ import org.slf4j.LoggerFactory;
  * request an op timeout per counter (xmemcached drops a connection only after 1000 consecutive
  * timeouts), and a counter is never worth slowing a page down. Operators get one log line when
  * memcached goes away and one when it is back.
+ *
+ * <p>Behind a {@link GuardedStore} (the page cache's own store) the breaker and its log are the
+ * store's: one breaker, one outage log; this class then only turns failures into fallbacks.
  */
 final class FailOpen {
   static final Duration RETRY_AFTER = Duration.ofSeconds(1);
   private static final Logger LOG = LoggerFactory.getLogger(FailOpen.class);
   private static final Duration UNEXPECTED_LOG_EVERY = Duration.ofMinutes(1);
 
-  private final OutageLog outage;
   /**
    * {@link System#nanoTime()} before which calls are skipped; 0 while memcached works. Real time,
    * not the application's clock: how long a reconnect takes is a matter of the network.
@@ -32,8 +36,12 @@ final class FailOpen {
   private final AtomicLong skipUntil = new AtomicLong();
   private final AtomicLong nextUnexpectedLog = new AtomicLong();
 
-  FailOpen(String storeName, Clock clock) {
-    this.outage = new OutageLog(LOG, "memcached for counters (" + storeName + ")", clock);
+  /** Null when the store breaks the circuit and logs outages itself. */
+  private final OutageLog outageOrNull;
+
+  FailOpen(Store store, Clock clock) {
+    this.outageOrNull = store instanceof GuardedStore ? null
+        : new OutageLog(LOG, "memcached for counters (" + store.describe() + ")", clock);
   }
 
   long callLong(LongSupplier op, LongSupplier fallback) {
@@ -68,6 +76,9 @@ final class FailOpen {
 
   /** True when a call may go to memcached: it works, or it is time for one probe. */
   boolean allows() {
+    if (outageOrNull == null) {
+      return true; // the guarded store fails at once while its own circuit is open
+    }
     long until = skipUntil.get();
     if (until == 0) {
       return true;
@@ -80,13 +91,16 @@ final class FailOpen {
   void succeeded() {
     if (skipUntil.get() != 0) {
       skipUntil.set(0);
-      outage.succeeded();
+      outageOrNull.succeeded();
     }
   }
 
   void failed(StoreException e) {
+    if (outageOrNull == null) {
+      return;
+    }
     skipUntil.set(nonZero(System.nanoTime() + RETRY_AFTER.toNanos()));
-    outage.failed("views and online show last known values until it is back", e);
+    outageOrNull.failed("views and online show last known values until it is back", e);
   }
 
   void unexpected(RuntimeException e) {

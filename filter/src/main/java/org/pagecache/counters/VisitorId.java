@@ -43,8 +43,8 @@ public final class VisitorId {
   /** Session id, else the value of {@code cookieName}, else client address and User-Agent. */
   public static VisitorId withCookie(String cookieName) {
     if (cookieName == null || cookieName.isBlank()) {
-      throw new IllegalArgumentException("counters.visitorCookie: '" + cookieName
-          + "' is not a cookie name; use the name of the cookie your application sets, e.g. uid");
+      throw new IllegalArgumentException("online: 'cookie:" + cookieName
+          + "' does not name a cookie; use cookie:NAME with the cookie your application sets, e.g. cookie:uid");
     }
     return new VisitorId(cookieName);
   }

@@ -29,10 +29,6 @@ public final class Freshness {
   public record Decision(State state, String reason, boolean early) {
     static final Decision ABSENT = new Decision(State.ABSENT, "absent", false);
     static final Decision FRESH = new Decision(State.FRESH, "fresh", false);
-
-    public boolean servable() {
-      return state != State.ABSENT;
-    }
   }
 
   /**

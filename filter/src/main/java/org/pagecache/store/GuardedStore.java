@@ -96,10 +96,6 @@ public final class GuardedStore implements Store {
     return failures.sum();
   }
 
-  public Store unwrap() {
-    return store;
-  }
-
   @Override
   public byte[] get(String key) {
     return call(() -> store.get(key));

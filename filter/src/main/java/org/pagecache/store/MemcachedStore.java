@@ -60,8 +60,8 @@ public final class MemcachedStore implements Store {
    * How to reach memcached. {@code servers} is {@code host:port[:weight],...} (see
    * {@link ServerList}); {@code binary} picks the binary protocol (deprecated by memcached, text
    * is the default); {@code poolSize} is the number of connections per server. Mistakes are
-   * reported as {@code memcached.servers}, {@code memcached.connectTimeout},
-   * {@code memcached.opTimeout} or {@code memcached.poolSize}.
+   * reported as {@code memcached.servers}, {@code memcached.connect.timeout},
+   * {@code memcached.op.timeout} or {@code memcached.pool.size}, the parameters' names.
    */
   public record Settings(String servers, boolean binary, Duration connectTimeout, Duration opTimeout,
       int poolSize) {
@@ -69,10 +69,10 @@ public final class MemcachedStore implements Store {
     /** Validates everything at once, at start-up, naming the parameter that is wrong. */
     public Settings {
       ServerList.parse("memcached.servers", servers);
-      requirePositive("memcached.connectTimeout", connectTimeout);
-      requirePositive("memcached.opTimeout", opTimeout);
+      requirePositive("memcached.connect.timeout", connectTimeout);
+      requirePositive("memcached.op.timeout", opTimeout);
       if (poolSize < 1) {
-        throw new IllegalArgumentException("memcached.poolSize: " + poolSize + " is not a pool size; use 1 or more");
+        throw new IllegalArgumentException("memcached.pool.size: " + poolSize + " is not a pool size; use 1 or more");
       }
     }
 

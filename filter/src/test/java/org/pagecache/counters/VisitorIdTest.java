@@ -94,6 +94,6 @@ class VisitorIdTest {
   void aBlankCookieNameIsRejectedAtStartUp() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> VisitorId.withCookie(" "));
 
-    assertTrue(e.getMessage().startsWith("counters.visitorCookie: ' ' is not a cookie name"), e.getMessage());
+    assertTrue(e.getMessage().startsWith("online: 'cookie: ' does not name a cookie"), e.getMessage());
   }
 }

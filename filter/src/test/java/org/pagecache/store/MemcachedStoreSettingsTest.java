@@ -33,12 +33,12 @@ class MemcachedStoreSettingsTest {
     String servers = "127.0.0.1:11211";
     Duration second = Duration.ofSeconds(1);
 
-    assertMessageStartsWith("memcached.connectTimeout: ",
+    assertMessageStartsWith("memcached.connect.timeout: ",
         () -> new Settings(servers, false, Duration.ZERO, second, 1));
-    assertMessageStartsWith("memcached.opTimeout: ",
+    assertMessageStartsWith("memcached.op.timeout: ",
         () -> new Settings(servers, false, second, Duration.ofMillis(-1), 1));
-    assertMessageStartsWith("memcached.opTimeout: ", () -> new Settings(servers, false, second, null, 1));
-    assertMessageStartsWith("memcached.poolSize: ", () -> new Settings(servers, false, second, second, 0));
+    assertMessageStartsWith("memcached.op.timeout: ", () -> new Settings(servers, false, second, null, 1));
+    assertMessageStartsWith("memcached.pool.size: ", () -> new Settings(servers, false, second, second, 0));
   }
 
   private static void assertMessageStartsWith(String prefix, Runnable make) {
