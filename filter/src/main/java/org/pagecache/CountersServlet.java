@@ -9,7 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.pagecache.admin.Json;
+import org.pagecache.json.Json;
 import org.pagecache.counters.Counters;
 import org.pagecache.counters.ObjectKeys;
 

@@ -21,10 +21,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.stats.HandlerStats;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
@@ -187,9 +187,9 @@ class FreshnessFlowTest {
       List<Future<HttpResponse<byte[]>>> futures =
           together(pool, STAMPEDE, "/cold", answered, new CountDownLatch(STAMPEDE));
       // All 200 are inside the server at once: one holds the build, 199 wait for it.
-      LongAdder waits = site.cache.stats.handler("cold").lockWaits;
-      assertTrue(Eventually.within(Duration.ofSeconds(15), () -> waits.sum() == STAMPEDE - 1),
-          () -> "199 requests waiting for the builder at once; saw " + waits.sum());
+      HandlerStats waits = site.cache.stats.handler("cold");
+      assertTrue(Eventually.within(Duration.ofSeconds(15), () -> waits.lockWaits() == STAMPEDE - 1),
+          () -> "199 requests waiting for the builder at once; saw " + waits.lockWaits());
       assertEquals(1, h.calls.get(), "one request builds");
       assertTrue(answered.isEmpty(), "nobody was answered before the page existed");
       gate.countDown();
@@ -236,7 +236,7 @@ class FreshnessFlowTest {
       assertEquals("MISS", xcache(waiter));
       assertEquals("call 2", Http.text(waiter), "built by the waiter itself");
       assertTrue(waitedMillis >= 300, "waited lock.wait first: " + waitedMillis + " ms");
-      assertEquals(1, site.cache.stats.handler("slow").lockWaits.sum());
+      assertEquals(1, site.cache.stats.handler("slow").lockWaits());
       assertFalse(first.isDone(), "answered while the first build is still held");
       releaseFirstBuild.countDown();
       HttpResponse<byte[]> r = first.get(30, TimeUnit.SECONDS);

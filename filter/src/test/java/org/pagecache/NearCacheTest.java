@@ -261,7 +261,7 @@ class NearCacheTest {
         }));
       }
       Eventually.assertWithin(Duration.ofSeconds(15), "49 requests waiting for the one build",
-          () -> site.cache.stats.handler("p").lockWaits.sum() == n - 1);
+          () -> site.cache.stats.handler("p").lockWaits() == n - 1);
       gate.countDown();
       Map<String, Integer> labels = new TreeMap<>();
       for (Future<HttpResponse<byte[]>> f : answers) {

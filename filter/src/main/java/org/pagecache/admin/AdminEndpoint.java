@@ -9,6 +9,7 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.function.Supplier;
 import org.pagecache.PageCache;
+import org.pagecache.json.Json;
 import org.pagecache.store.StoreException;
 
 /**

@@ -1,5 +1,7 @@
 package org.pagecache.admin;
 
+import org.pagecache.stats.Event;
+
 /**
  * The admin page's inline style sheet and script. Inline on purpose: no static-file mapping to
  * configure, no external asset, and both run under a nonce-based Content-Security-Policy.

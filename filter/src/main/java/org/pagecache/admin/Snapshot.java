@@ -11,6 +11,7 @@ import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
 import org.pagecache.freshness.UpdateTokens;
 import org.pagecache.near.NearStats;
+import org.pagecache.stats.HandlerStats;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 
@@ -77,9 +78,9 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       Map<String, Long> unkeyedHeaders) {
 
     static HandlerRow of(HandlerStats s, String policy, boolean enabled, long storedToken) {
-      return new HandlerRow(s.handler(), policy, s.hits.sum(), s.stale.sum(), s.misses.sum(), s.rebuilds.sum(),
-          s.lockWaits.sum(), s.bypasses.sum(), s.storeErrors.sum(), s.hitRatio(), s.lastRefreshMillis(),
-          s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh.sum(), s.trace(), enabled, storedToken,
+      return new HandlerRow(s.handler(), policy, s.hits(), s.stale(), s.misses(), s.rebuilds(),
+          s.lockWaits(), s.bypasses(), s.storeErrors(), s.hitRatio(), s.lastRefreshMillis(),
+          s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh(), s.trace(), enabled, storedToken,
           s.bypassesByReason(), s.cookieBypasses(), s.unkeyedHeaders());
     }
 

@@ -3,6 +3,7 @@ package org.pagecache.admin;
 import java.time.Instant;
 import java.util.Map;
 import org.pagecache.PageCache;
+import org.pagecache.json.Json;
 import org.pagecache.near.NearStats;
 
 /**

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
 import org.pagecache.PageCache;
-import org.pagecache.admin.HandlerStats;
+import org.pagecache.stats.HandlerStats;
 
 /**
  * Reports a {@link PageCache}'s per-handler counters to Micrometer, so the hit ratio of a whole
@@ -103,14 +103,14 @@ public final class PageCacheMetrics implements MeterBinder {
 
   private static void bindHandler(MeterRegistry registry, HandlerStats h) {
     Tags tags = tags(h);
-    gets(registry, h, tags, "hit", s -> s.hits.sum());
-    gets(registry, h, tags, "stale", s -> s.stale.sum());
-    gets(registry, h, tags, "miss", s -> s.misses.sum());
-    gets(registry, h, tags, "bypass", s -> s.bypasses.sum());
-    counter(registry, "cache.puts", h, tags, s -> s.rebuilds.sum(), "Pages stored in memcached");
-    counter(registry, "pagecache.store.errors", h, tags, s -> s.storeErrors.sum(),
+    gets(registry, h, tags, "hit", s -> s.hits());
+    gets(registry, h, tags, "stale", s -> s.stale());
+    gets(registry, h, tags, "miss", s -> s.misses());
+    gets(registry, h, tags, "bypass", s -> s.bypasses());
+    counter(registry, "cache.puts", h, tags, s -> s.rebuilds(), "Pages stored in memcached");
+    counter(registry, "pagecache.store.errors", h, tags, s -> s.storeErrors(),
         "memcached calls that failed or timed out; the request went on without the cache");
-    counter(registry, "pagecache.lock.waits", h, tags, s -> s.lockWaits.sum(),
+    counter(registry, "pagecache.lock.waits", h, tags, s -> s.lockWaits(),
         "Requests that waited for another request to build the same page");
     FunctionTimer.builder("pagecache.rebuild", h, HandlerStats::builds, HandlerStats::buildNanos, TimeUnit.NANOSECONDS)
         .tags(tags)

@@ -1,4 +1,4 @@
-package org.pagecache.admin;
+package org.pagecache.stats;
 
 import java.util.Collection;
 import java.util.List;

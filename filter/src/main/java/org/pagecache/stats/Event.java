@@ -1,4 +1,4 @@
-package org.pagecache.admin;
+package org.pagecache.stats;
 
 /**
  * What the cache did for a request, with the letter the trace shows for it (after the letters of

@@ -1,4 +1,4 @@
-package org.pagecache.admin;
+package org.pagecache.json;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -18,7 +18,7 @@ public final class Json {
   private final Deque<Boolean> hasMember = new ArrayDeque<>();
   private boolean afterName;
 
-  Json() {
+  public Json() {
   }
 
   /** One JSON string literal, escaped as above; for code outside this package that writes JSON by hand. */
@@ -29,37 +29,37 @@ public final class Json {
   }
 
   /** {@code {"error":"..."}}: the body of every API error. */
-  static String error(String message) {
+  public static String error(String message) {
     return new Json().beginObject().field("error", message).endObject().toString();
   }
 
-  Json beginObject() {
+  public Json beginObject() {
     separate();
     out.append('{');
     hasMember.push(false);
     return this;
   }
 
-  Json endObject() {
+  public Json endObject() {
     hasMember.pop();
     out.append('}');
     return this;
   }
 
-  Json beginArray() {
+  public Json beginArray() {
     separate();
     out.append('[');
     hasMember.push(false);
     return this;
   }
 
-  Json endArray() {
+  public Json endArray() {
     hasMember.pop();
     out.append(']');
     return this;
   }
 
-  Json name(String name) {
+  public Json name(String name) {
     separate();
     quote(name);
     out.append(':');
@@ -67,7 +67,7 @@ public final class Json {
     return this;
   }
 
-  Json value(String value) {
+  public Json value(String value) {
     separate();
     if (value == null) {
       out.append("null");
@@ -77,62 +77,62 @@ public final class Json {
     return this;
   }
 
-  Json value(long value) {
+  public Json value(long value) {
     separate();
     out.append(value);
     return this;
   }
 
   /** Finite numbers as they are; NaN and infinities (not JSON) as null. */
-  Json value(double value) {
+  public Json value(double value) {
     separate();
     out.append(Double.isFinite(value) ? Double.toString(value) : "null");
     return this;
   }
 
   /** A number or null (e.g. a statistic a down server could not give). */
-  Json value(Long value) {
+  public Json value(Long value) {
     return value == null ? nullValue() : value(value.longValue());
   }
 
   /** A number or null. */
-  Json value(Double value) {
+  public Json value(Double value) {
     return value == null ? nullValue() : value(value.doubleValue());
   }
 
-  Json value(boolean value) {
+  public Json value(boolean value) {
     separate();
     out.append(value);
     return this;
   }
 
-  Json nullValue() {
+  public Json nullValue() {
     separate();
     out.append("null");
     return this;
   }
 
-  Json field(String name, String value) {
+  public Json field(String name, String value) {
     return name(name).value(value);
   }
 
-  Json field(String name, long value) {
+  public Json field(String name, long value) {
     return name(name).value(value);
   }
 
-  Json field(String name, double value) {
+  public Json field(String name, double value) {
     return name(name).value(value);
   }
 
-  Json field(String name, Long value) {
+  public Json field(String name, Long value) {
     return name(name).value(value);
   }
 
-  Json field(String name, Double value) {
+  public Json field(String name, Double value) {
     return name(name).value(value);
   }
 
-  Json field(String name, boolean value) {
+  public Json field(String name, boolean value) {
     return name(name).value(value);
   }
 

@@ -1,11 +1,11 @@
-package org.pagecache.admin;
+package org.pagecache.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
 /** The hand-written JSON writer: structure, commas and escaping. */
-class AdminJsonTest {
+class JsonTest {
 
   @Test
   void writesNestedObjectsAndArraysWithCommasOnlyBetweenMembers() {

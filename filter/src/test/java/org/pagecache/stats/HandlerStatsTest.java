@@ -1,4 +1,4 @@
-package org.pagecache.admin;
+package org.pagecache.stats;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

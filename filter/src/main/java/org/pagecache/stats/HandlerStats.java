@@ -1,4 +1,4 @@
-package org.pagecache.admin;
+package org.pagecache.stats;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -19,15 +19,15 @@ import java.util.concurrent.atomic.LongAdder;
 public final class HandlerStats {
   private static final int TRACE_SIZE = 128;
 
-  public final LongAdder hits = new LongAdder();
-  public final LongAdder stale = new LongAdder();
-  public final LongAdder misses = new LongAdder();
-  public final LongAdder rebuilds = new LongAdder();
-  public final LongAdder lockWaits = new LongAdder();
-  public final LongAdder bypasses = new LongAdder();
-  public final LongAdder storeErrors = new LongAdder();
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder stale = new LongAdder();
+  private final LongAdder misses = new LongAdder();
+  private final LongAdder rebuilds = new LongAdder();
+  private final LongAdder lockWaits = new LongAdder();
+  private final LongAdder bypasses = new LongAdder();
+  private final LongAdder storeErrors = new LongAdder();
   /** Pages of this handler rebuilt since its last refresh from this JVM. */
-  public final LongAdder rebuiltSinceRefresh = new LongAdder();
+  private final LongAdder rebuiltSinceRefresh = new LongAdder();
 
   private final String handler;
   private final byte[] trace = new byte[TRACE_SIZE];
@@ -99,6 +99,46 @@ public final class HandlerStats {
     long served = hits.sum() + stale.sum();
     long all = served + misses.sum();
     return all == 0 ? 0 : (double) served / all;
+  }
+
+  /** Fresh pages served from the cache. */
+  public long hits() {
+    return hits.sum();
+  }
+
+  /** Stale pages served while another request rebuilt them. */
+  public long stale() {
+    return stale.sum();
+  }
+
+  /** Requests the cache had no servable page for. */
+  public long misses() {
+    return misses.sum();
+  }
+
+  /** Pages written to memcached. */
+  public long rebuilds() {
+    return rebuilds.sum();
+  }
+
+  /** Requests that waited for another request's build. */
+  public long lockWaits() {
+    return lockWaits.sum();
+  }
+
+  /** GET/HEAD requests that bypassed the cache. */
+  public long bypasses() {
+    return bypasses.sum();
+  }
+
+  /** memcached calls that failed. */
+  public long storeErrors() {
+    return storeErrors.sum();
+  }
+
+  /** Pages of this handler rebuilt since its last refresh from this JVM. */
+  public long rebuiltSinceRefresh() {
+    return rebuiltSinceRefresh.sum();
   }
 
   public long lastRefreshMillis() {
