@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import org.pagecache.config.Durations;
 import org.pagecache.key.CookieRule;
 
 /**
@@ -104,13 +105,13 @@ public record CachePolicy(
       String value = item.substring(eq + 1).trim();
       String p = param + "." + key;
       switch (key) {
-        case "ttl" -> ttl = Settings.duration(p, value);
-        case "grace" -> grace = Settings.duration(p, value);
+        case "ttl" -> ttl = Durations.parse(p, value);
+        case "grace" -> grace = Durations.parse(p, value);
         case "vary" -> vary = headerNames(p, value);
         case "statuses" -> statuses = statuses(p, value);
         case "paths" -> paths = paths(p, value);
         case "cache-control" -> cc = Settings.bool(p, value);
-        case "ttl-max" -> ttlMax = Settings.duration(p, value);
+        case "ttl-max" -> ttlMax = Durations.parse(p, value);
         case "authorized" -> auth = Settings.bool(p, value);
         case "sessions" -> sessions = Settings.bool(p, value);
         case "early-refresh" -> early = earlyRefresh(p, value);
@@ -131,7 +132,7 @@ public record CachePolicy(
 
   /** The policy in its own spec syntax, for the admin page and logs. */
   public String spec() {
-    return "ttl=" + Settings.durationText(ttl) + ", grace=" + Settings.durationText(grace)
+    return "ttl=" + Durations.format(ttl) + ", grace=" + Durations.format(grace)
         + (vary.isEmpty() ? "" : ", vary=" + String.join("|", vary))
         + ", statuses=" + String.join("|", new TreeSet<>(statuses).stream().map(String::valueOf).toList())
         + (paths.isEmpty() ? "" : ", paths=" + String.join("|", paths))

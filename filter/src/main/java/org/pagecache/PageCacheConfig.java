@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.pagecache.config.Durations;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.CountersSettings;
@@ -122,7 +123,7 @@ public final class PageCacheConfig {
     poolSize = check(errors, () -> Settings.positiveInt("memcached.pool.size", v.get("memcached.pool.size"), 64), 1);
     namespace = check(errors, () -> new Namespace(v.get("namespace").trim()), new Namespace("pc"));
     ttl = check(errors, () -> positive("ttl", v), Duration.ofSeconds(60));
-    grace = check(errors, () -> Settings.duration("grace", v.get("grace")), Duration.ofMinutes(10));
+    grace = check(errors, () -> Durations.parse("grace", v.get("grace")), Duration.ofMinutes(10));
     policies = check(errors, () -> Policies.parse(v.get("policies"), CachePolicy.defaults("", ttl, grace)),
         Policies.parse("", CachePolicy.defaults("", ttl, grace)));
     ignoredCookies = check(errors, () -> IgnoredCookies.parse("cookies.ignore", v.get("cookies.ignore")),
@@ -130,12 +131,12 @@ public final class PageCacheConfig {
     maxEntrySize = check(errors, () -> entrySize(v.get("max.entry.size")), 1_000_000);
     header = check(errors, () -> headerName(v.get("header")), "X-Cache");
     lockTtl = check(errors, () -> expiry("lock.ttl", v), Duration.ofSeconds(10));
-    lockWait = check(errors, () -> Settings.duration("lock.wait", v.get("lock.wait")), Duration.ofSeconds(3));
+    lockWait = check(errors, () -> Durations.parse("lock.wait", v.get("lock.wait")), Duration.ofSeconds(3));
     uncacheableTtl = check(errors, () -> expiry("uncacheable.ttl", v), Duration.ofSeconds(30));
-    tagCache = check(errors, () -> Settings.duration("tag.cache", v.get("tag.cache")), Duration.ofSeconds(1));
+    tagCache = check(errors, () -> Durations.parse("tag.cache", v.get("tag.cache")), Duration.ofSeconds(1));
     nearSize = check(errors, () -> nearSize(v.get("near.size")), 64L * 1024 * 1024);
     nearTrust = check(errors, () -> nearTrust(v.get("near.trust")), Duration.ofSeconds(1));
-    replicaLag = check(errors, () -> Settings.duration("replica.lag", v.get("replica.lag")), Duration.ofSeconds(5));
+    replicaLag = check(errors, () -> Durations.parse("replica.lag", v.get("replica.lag")), Duration.ofSeconds(5));
     retryInterval = check(errors, () -> positive("retry.interval", v), Duration.ofSeconds(1));
     counters = check(errors, () -> CountersSettings.parse(countersSpec(v.get("counters"))), CountersSettings.DEFAULTS);
     online = check(errors, () -> online(v.get("online")), "off");
@@ -293,7 +294,7 @@ public final class PageCacheConfig {
   }
 
   private static Duration positive(String name, Map<String, String> v) {
-    Duration d = Settings.duration(name, v.get(name));
+    Duration d = Durations.parse(name, v.get(name));
     if (d.isZero()) {
       throw new IllegalArgumentException(name + ": '" + v.get(name) + "' must be more than 0");
     }
@@ -342,7 +343,7 @@ public final class PageCacheConfig {
   private static Duration nearTrust(String value) {
     Duration d;
     try {
-      d = Settings.duration("near.trust", value);
+      d = Durations.parse("near.trust", value);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("near.trust: '" + value
           + "' is not a duration; use e.g. 1s or 500ms (0s turns the near cache off)");

@@ -1,5 +1,6 @@
 package org.pagecache.counters;
 
+import org.pagecache.config.Durations;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;

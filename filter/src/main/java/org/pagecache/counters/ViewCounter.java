@@ -1,5 +1,6 @@
 package org.pagecache.counters;
 
+import org.pagecache.config.Durations;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
