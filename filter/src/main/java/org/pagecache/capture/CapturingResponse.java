@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 
 /**
  * The response a handler writes to while the filter may still cache the page: at first everything
- * is captured and nothing reaches the client (see {@link ResponseCapture}), so the filter can
+ * is captured and nothing reaches the client (see {@code ResponseCapture}), so the filter can
  * decide afterwards whether to store the page.
  *
  * <p>Two ways out of capturing, both to "pass-through", where the real response takes over and the
@@ -89,6 +89,20 @@ public final class CapturingResponse extends HttpServletResponseWrapper {
     super.reset();
   }
 
+  /** Characters still in the capture's writer go before the error replaces the buffer, never after it. */
+  @Override
+  public void sendError(int sc, String msg) throws IOException {
+    capture.drain();
+    super.sendError(sc, msg);
+  }
+
+  /** As {@link #sendError(int, String)}. */
+  @Override
+  public void sendError(int sc) throws IOException {
+    capture.drain();
+    super.sendError(sc);
+  }
+
   /** A 302, to the current target (characters still in the writer are dropped with the buffer). */
   @Override
   public void sendRedirect(String location) throws IOException {
@@ -99,7 +113,7 @@ public final class CapturingResponse extends HttpServletResponseWrapper {
   /**
    * Servlet 6.1 (Tomcat 11): a redirect with a chosen status (301, 303, 307, 308), no
    * {@code @Override} so it compiles against Servlet 6.0. Goes to the current target's own method
-   * when it has one, else is emulated there: never downgraded to a 302 (see {@link StatusRedirect}).
+   * when it has one, else is emulated there: never downgraded to a 302 (see {@code StatusRedirect}).
    */
   public void sendRedirect(String location, int sc, boolean clearBuffer) throws IOException {
     capture.drain();
