@@ -128,7 +128,7 @@ public final class PageCache implements AutoCloseable {
           + " refreshes, locks and counters do not reach other servers. Set PAGECACHE_MEMCACHED_SERVERS=host:port,...");
       return new LocalStore(config.clock, 64L * 1024 * 1024);
     }
-    MemcachedStore.Settings settings = new MemcachedStore.Settings(config.servers, config.binaryProtocol,
+    MemcachedStore.Settings settings = new MemcachedStore.Settings(config.serverList, config.binaryProtocol,
         config.connectTimeout, config.opTimeout, config.poolSize);
     Store s = new MemcachedStore(settings);
     log.info("pagecache: using {}", s.describe());

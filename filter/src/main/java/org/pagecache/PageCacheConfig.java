@@ -70,6 +70,8 @@ public final class PageCacheConfig {
   }
 
   final String servers;
+  /** The servers parsed (and resolved) once, at start-up; null for the in-process store. */
+  final ServerList serverList;
   final boolean binaryProtocol;
   final Duration opTimeout;
   final Duration connectTimeout;
@@ -114,9 +116,7 @@ public final class PageCacheConfig {
     this.clock = clock;
     this.store = store;
     servers = v.get("memcached.servers").trim();
-    if (!servers.isEmpty()) {
-      check(errors, () -> ServerList.parse("memcached.servers", servers), null);
-    }
+    serverList = servers.isEmpty() ? null : check(errors, () -> ServerList.parse("memcached.servers", servers), null);
     binaryProtocol = check(errors, () -> protocol(v.get("memcached.protocol")), false);
     opTimeout = check(errors, () -> positive("memcached.op.timeout", v), Duration.ofMillis(200));
     connectTimeout = check(errors, () -> positive("memcached.connect.timeout", v), Duration.ofSeconds(1));
@@ -181,6 +181,9 @@ public final class PageCacheConfig {
 
   /** This configuration with the application's counter source and sink (from the ServletContext). */
   PageCacheConfig withCounting(CountSource source, CountSink sink) {
+    if ((source == null || countSource != null) && (sink == null || countSink != null)) {
+      return this; // nothing to add: no second validation (nor DNS lookup of the servers)
+    }
     return new PageCacheConfig(values, clock, store, countSource != null ? countSource : source,
         countSink != null ? countSink : sink);
   }

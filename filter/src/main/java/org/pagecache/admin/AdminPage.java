@@ -1,5 +1,6 @@
 package org.pagecache.admin;
 
+import org.pagecache.html.Html;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

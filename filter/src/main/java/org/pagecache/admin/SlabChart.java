@@ -1,5 +1,6 @@
 package org.pagecache.admin;
 
+import org.pagecache.html.Html;
 import java.util.List;
 import java.util.Locale;
 

@@ -3,6 +3,7 @@ package org.pagecache.capture;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.pagecache.html.Html;
 import org.pagecache.store.CachedPage.Header;
 
 /**
@@ -16,26 +17,11 @@ public final class ErrorPage {
   public static Captured of(Captured c) {
     String msg = c.errorMessage().isEmpty() ? "Error " + c.status() : c.errorMessage();
     String html = "<!DOCTYPE html><html><head><title>" + c.status() + "</title></head><body><h1>"
-        + c.status() + "</h1><p>" + escape(msg) + "</p></body></html>";
+        + c.status() + "</h1><p>" + Html.escape(msg) + "</p></body></html>";
     List<Header> headers = new ArrayList<>(c.headers());
     headers.removeIf(h -> h.name().equalsIgnoreCase("Content-Type"));
     headers.add(new Header("Content-Type", "text/html;charset=UTF-8"));
     return new Captured(c.status(), headers, c.cookies(), html.getBytes(StandardCharsets.UTF_8), null,
         false, false, c.trailers());
-  }
-
-  private static String escape(String s) {
-    StringBuilder sb = new StringBuilder(s.length());
-    for (char ch : s.toCharArray()) {
-      switch (ch) {
-        case '<' -> sb.append("&lt;");
-        case '>' -> sb.append("&gt;");
-        case '&' -> sb.append("&amp;");
-        case '"' -> sb.append("&quot;");
-        case '\'' -> sb.append("&#39;");
-        default -> sb.append(ch);
-      }
-    }
-    return sb.toString();
   }
 }

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
@@ -63,12 +64,12 @@ public final class MemcachedStore implements Store {
    * reported as {@code memcached.servers}, {@code memcached.connect.timeout},
    * {@code memcached.op.timeout} or {@code memcached.pool.size}, the parameters' names.
    */
-  public record Settings(String servers, boolean binary, Duration connectTimeout, Duration opTimeout,
+  public record Settings(ServerList servers, boolean binary, Duration connectTimeout, Duration opTimeout,
       int poolSize) {
 
     /** Validates everything at once, at start-up, naming the parameter that is wrong. */
     public Settings {
-      ServerList.parse("memcached.servers", servers);
+      Objects.requireNonNull(servers, "memcached.servers");
       requirePositive("memcached.connect.timeout", connectTimeout);
       requirePositive("memcached.op.timeout", opTimeout);
       if (poolSize < 1) {
@@ -81,9 +82,9 @@ public final class MemcachedStore implements Store {
       return new Settings(servers, false, Duration.ofSeconds(1), Duration.ofMillis(200), 1);
     }
 
-    /** The parsed server list (parsing is cheap and the record stays a plain value). */
-    public ServerList serverList() {
-      return ServerList.parse("memcached.servers", servers);
+    /** The same, with the servers as written ({@code host:port[:weight],...}), parsed (and resolved) here. */
+    public Settings(String servers, boolean binary, Duration connectTimeout, Duration opTimeout, int poolSize) {
+      this(ServerList.parse("memcached.servers", servers), binary, connectTimeout, opTimeout, poolSize);
     }
 
     private static void requirePositive(String name, Duration value) {
@@ -94,7 +95,7 @@ public final class MemcachedStore implements Store {
   }
 
   public MemcachedStore(Settings settings) {
-    this.servers = settings.serverList();
+    this.servers = settings.servers();
     this.opTimeoutMillis = settings.opTimeout().toMillis();
     this.description = describe(servers);
     ConnectionLog log = new ConnectionLog(servers);

@@ -4,10 +4,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -23,7 +21,7 @@ import java.util.Set;
  * <p>Host names are resolved once, when parsed. IPv6 literals are not accepted (the colon is the
  * separator); use a host name.
  */
-public record ServerList(List<InetSocketAddress> addresses, int[] weights) {
+public record ServerList(List<InetSocketAddress> addresses, List<Integer> weightList) {
   /** A sane ceiling: Ketama places 160 points per weight unit on its ring. */
   public static final int MAX_WEIGHT = 100;
 
@@ -31,10 +29,10 @@ public record ServerList(List<InetSocketAddress> addresses, int[] weights) {
 
   public ServerList {
     addresses = List.copyOf(addresses);
-    weights = weights.clone();
-    if (addresses.isEmpty() || addresses.size() != weights.length) {
+    weightList = List.copyOf(weightList);
+    if (addresses.isEmpty() || addresses.size() != weightList.size()) {
       throw new IllegalArgumentException("need one weight per server, got " + addresses.size()
-          + " servers and " + weights.length + " weights");
+          + " servers and " + weightList.size() + " weights");
     }
   }
 
@@ -63,13 +61,12 @@ public record ServerList(List<InetSocketAddress> addresses, int[] weights) {
       addresses.add(address(parts[0], Integer.parseInt(parts[1])));
       weights.add(parts.length == 3 ? Integer.parseInt(parts[2]) : 1);
     }
-    return new ServerList(addresses, weights.stream().mapToInt(Integer::intValue).toArray());
+    return new ServerList(addresses, weights);
   }
 
-  /** The weights, one per address (a copy: records would otherwise expose the array). */
-  @Override
+  /** The weights, one per address, as xmemcached takes them (a new array each call). */
   public int[] weights() {
-    return weights.clone();
+    return weightList.stream().mapToInt(Integer::intValue).toArray();
   }
 
   /** {@code host:port} of server {@code i}, as the operator wrote the host. */
@@ -83,21 +80,10 @@ public record ServerList(List<InetSocketAddress> addresses, int[] weights) {
   }
 
   @Override
-  public boolean equals(Object o) {
-    return o instanceof ServerList other
-        && addresses.equals(other.addresses) && Arrays.equals(weights, other.weights);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(addresses, Arrays.hashCode(weights));
-  }
-
-  @Override
   public String toString() {
     StringBuilder s = new StringBuilder();
     for (int i = 0; i < size(); i++) {
-      s.append(i == 0 ? "" : ",").append(hostPort(i)).append(':').append(weights[i]);
+      s.append(i == 0 ? "" : ",").append(hostPort(i)).append(':').append(weightList.get(i));
     }
     return s.toString();
   }

@@ -1,5 +1,6 @@
 package org.pagecache.admin;
 
+import org.pagecache.html.Html;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

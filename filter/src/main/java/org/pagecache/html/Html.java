@@ -1,15 +1,16 @@
-package org.pagecache.admin;
+package org.pagecache.html;
 
 /**
- * HTML escaping for text and attribute values. Every handler name, tag, URL, message and memcached
- * statistic goes through {@link #escape} before it reaches the page: they come from editors,
+ * HTML escaping for text and attribute values, for the admin page and the error page the cache
+ * stores: one escaper for the library. Every handler name, tag, URL, message and memcached
+ * statistic goes through {@link #escape} before it reaches a page: they come from editors,
  * request URLs and memcached, never from us.
  */
-final class Html {
+public final class Html {
   private Html() {}
 
   /** Escapes {@code & < > " '}, so the result is safe in element text and in quoted attributes. */
-  static String escape(String s) {
+  public static String escape(String s) {
     if (s == null) {
       return "";
     }
