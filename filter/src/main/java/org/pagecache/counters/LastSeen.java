@@ -1,12 +1,13 @@
 package org.pagecache.counters;
 
-import java.util.concurrent.ConcurrentHashMap;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.util.Map;
 
 /**
  * The highest value this JVM saw of each view counter, with when it last saw it. Two uses: the
  * fallback shown while memcached is away, and the starting value if a counter key vanishes between
- * two views (see {@link ViewCounter}). Bounded crudely: when full it forgets everything, which costs
- * one extra {@code get} per object on its next view, nothing more.
+ * two views (see {@link ViewCounter}). Bounded by Caffeine, which keeps the counters seen most:
+ * a forgotten one costs one extra {@code get} on its next view, nothing more.
  */
 final class LastSeen {
   static final int CAPACITY = 100_000;
@@ -35,21 +36,10 @@ final class LastSeen {
     }
   }
 
-  private final ConcurrentHashMap<String, Seen> seen = new ConcurrentHashMap<>();
-  private final int capacity;
-
-  LastSeen() {
-    this(CAPACITY);
-  }
-
-  LastSeen(int capacity) {
-    this.capacity = capacity;
-  }
+  private final Map<String, Seen> seen =
+      Caffeine.newBuilder().maximumSize(CAPACITY).executor(Runnable::run).<String, Seen>build().asMap();
 
   void record(String objectKey, long value, long atMillis, long distrustUntilMillis) {
-    if (seen.size() >= capacity && !seen.containsKey(objectKey)) {
-      seen.clear();
-    }
     seen.merge(objectKey, new Seen(value, atMillis, distrustUntilMillis), Seen::merge);
   }
 

@@ -89,7 +89,7 @@ final class OnlineCounter {
       } else {
         long countedIn = ViewCounter.parse(seen.value());
         if (countedIn >= stillCounted) {
-          recent.remember(visitorId, countedIn, stillCounted);
+          recent.remember(visitorId, countedIn);
           return;
         }
         count = store.cas(mark, value, seen.casUnique(), markTtl); // one frontend wins the recount
@@ -105,7 +105,7 @@ final class OnlineCounter {
         throw e;
       }
     }
-    recent.remember(visitorId, bucket, stillCounted); // counted now, or by the frontend that won
+    recent.remember(visitorId, bucket); // counted now, or by the frontend that won
   }
 
   /**

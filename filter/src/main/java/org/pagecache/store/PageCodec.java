@@ -6,11 +6,11 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.Pool;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +42,9 @@ public final class PageCodec {
       return kryo;
     }
   };
-  private final Map<String, Long> lastLogged = new ConcurrentHashMap<>();
+  /** When each undecodable key was last logged; bounded by Caffeine (keys come from memcached). */
+  private final Map<String, Long> lastLogged =
+      Caffeine.newBuilder().maximumSize(MAX_LOGGED_KEYS).executor(Runnable::run).<String, Long>build().asMap();
   private final Clock clock;
   /** Warnings logged so far: lets tests check the rate limit without capturing log output. */
   private final LongAdder warnings = new LongAdder();
@@ -105,9 +107,6 @@ public final class PageCodec {
     Long last = lastLogged.get(key);
     if (last != null && now - last < LOG_INTERVAL_MILLIS) {
       return;
-    }
-    if (lastLogged.size() > MAX_LOGGED_KEYS) {
-      lastLogged.clear();
     }
     lastLogged.put(key, now);
     warnings.increment();
