@@ -77,9 +77,14 @@ public final class PageKeys {
     return namespace.page(handler, PageKey.canonical(scheme, host, port, rawPath, rawQuery, parts));
   }
 
-  /** Every value of a request header, comma-joined as HTTP allows; "" when absent. */
+  /**
+   * Every value of a request header, repeated headers included, in order; "" when absent. The one
+   * header lookup of keys: repeated headers are joined with a line break, which no header value
+   * holds, so {@code X: a} twice is not the page of {@code X: a,a} (an application reading
+   * {@code getHeader} sees {@code a} in one case and {@code a,a} in the other).
+   */
   public static String headerValue(HttpServletRequest req, String name) {
     List<String> values = Collections.list(req.getHeaders(name));
-    return values.isEmpty() ? "" : String.join(",", values);
+    return values.isEmpty() ? "" : values.size() == 1 ? values.get(0) : String.join("\n", values);
   }
 }

@@ -95,12 +95,7 @@ public record RequestParts(String bypass, List<String> cookies, List<String[]> k
 
   /** Every value of a header, repeated headers included, in order; null when absent. */
   private static String joined(HttpServletRequest req, String name) {
-    String first = req.getHeader(name);
-    if (first == null) {
-      return null;
-    }
-    List<String> all = Collections.list(req.getHeaders(name));
-    return all.size() <= 1 ? first : String.join("\n", all);
+    return req.getHeader(name) == null ? null : PageKeys.headerValue(req, name);
   }
 
   /** Lower-case header names that this request's key covers, besides the policy's vary headers. */
