@@ -110,12 +110,12 @@ public record CachePolicy(
         case "vary" -> vary = headerNames(p, value);
         case "statuses" -> statuses = statuses(p, value);
         case "paths" -> paths = paths(p, value);
-        case "cache-control" -> cc = Settings.bool(p, value);
+        case "cache-control" -> cc = ParameterValues.bool(p, value);
         case "ttl-max" -> ttlMax = Durations.parse(p, value);
-        case "authorized" -> auth = Settings.bool(p, value);
-        case "sessions" -> sessions = Settings.bool(p, value);
+        case "authorized" -> auth = ParameterValues.bool(p, value);
+        case "sessions" -> sessions = ParameterValues.bool(p, value);
         case "early-refresh" -> early = earlyRefresh(p, value);
-        case "enabled" -> enabled = Settings.bool(p, value);
+        case "enabled" -> enabled = ParameterValues.bool(p, value);
         case "cookies" -> cookies = CookieRule.parse(p, value);
         case "headers" -> strict = headersMode(p, value);
         case "harmless" -> harmless = headerNames(p, value);

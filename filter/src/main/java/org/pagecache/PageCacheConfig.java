@@ -120,7 +120,7 @@ public final class PageCacheConfig {
     binaryProtocol = check(errors, () -> protocol(v.get("memcached.protocol")), false);
     opTimeout = check(errors, () -> positive("memcached.op.timeout", v), Duration.ofMillis(200));
     connectTimeout = check(errors, () -> positive("memcached.connect.timeout", v), Duration.ofSeconds(1));
-    poolSize = check(errors, () -> Settings.positiveInt("memcached.pool.size", v.get("memcached.pool.size"), 64), 1);
+    poolSize = check(errors, () -> ParameterValues.positiveInt("memcached.pool.size", v.get("memcached.pool.size"), 64), 1);
     namespace = check(errors, () -> new Namespace(v.get("namespace").trim()), new Namespace("pc"));
     ttl = check(errors, () -> positive("ttl", v), Duration.ofSeconds(60));
     grace = check(errors, () -> Durations.parse("grace", v.get("grace")), Duration.ofMinutes(10));
@@ -336,7 +336,7 @@ public final class PageCacheConfig {
       return 0;
     }
     try {
-      return Settings.size("near.size", value);
+      return ParameterValues.size("near.size", value);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("near.size: '" + value
           + "' is not a size; use bytes with an optional k or m, e.g. 64m (0 turns the near cache off)");
@@ -376,7 +376,7 @@ public final class PageCacheConfig {
   }
 
   private static int entrySize(String value) {
-    int size = Settings.size("max.entry.size", value);
+    int size = ParameterValues.size("max.entry.size", value);
     if (size < 1024 || size > Values.MAX_VALUE_BYTES) {
       throw new IllegalArgumentException("max.entry.size: '" + value + "' must be from 1k to "
           + Values.MAX_VALUE_BYTES + " bytes (memcached's item limit is 1 MiB including the key)");

@@ -62,7 +62,7 @@ final class AdminPage {
   private void header() {
     out.append("<header><h1>PageCache</h1><p class=\"meta\">Signed in as <b>").append(e(v.user))
         .append("</b> · store <code>").append(e(s.store())).append("</code> · ")
-        .append(e(Format.time(s.now().toEpochMilli()))).append(" · <a href=\"").append(e(v.base))
+        .append(e(Display.time(s.now().toEpochMilli()))).append(" · <a href=\"").append(e(v.base))
         .append("/\">Reload</a></p></header>");
     if (s.storeDown()) {
       out.append("<p class=\"flash error\" role=\"alert\">memcached is unreachable: pages are served by their"
@@ -109,7 +109,7 @@ final class AdminPage {
       count(h.lockWaits(), "lockWaits");
       count(h.bypasses(), "bypasses");
       count(h.storeErrors(), "storeErrors");
-      out.append("<td class=\"n\" data-f=\"hitRatio\">").append(h.counted() ? Format.percent(h.hitRatio()) : "–")
+      out.append("<td class=\"n\" data-f=\"hitRatio\">").append(h.counted() ? Display.percent(h.hitRatio()) : "–")
           .append("</td><td><code class=\"policy\">").append(e(h.policy())).append("</code></td></tr>");
     }
     out.append("</tbody></table></div>");
@@ -144,9 +144,9 @@ final class AdminPage {
             + "<th class=\"n\">Requests</th><th>Read by the handler</th></tr></thead><tbody>");
     for (Snapshot.HandlerRow h : rows) {
       h.bypassCookies().forEach((name, c) -> evidenceRow(h.name(), "cookie <code>" + e(name) + "</code>",
-          Format.count(c[0]) + " bypassed", c[1] == 0 ? "never" : "a cookie was read in " + Format.count(c[1])));
+          Display.count(c[0]) + " bypassed", c[1] == 0 ? "never" : "a cookie was read in " + Display.count(c[1])));
       h.unkeyedHeaders().forEach((name, n) -> evidenceRow(h.name(), "header <code>" + e(name) + "</code>, not in the key",
-          Format.count(n) + " built", "read while building"));
+          Display.count(n) + " built", "read while building"));
     }
     out.append("</tbody></table></div></section>");
   }
@@ -160,7 +160,7 @@ final class AdminPage {
   /** {@code <time>12:00:05 UTC</time> (3 min ago)}. */
   private void timeAndAgo(long millis) {
     out.append("<time datetime=\"").append(Instant.ofEpochMilli(millis)).append("\">")
-        .append(e(Format.time(millis))).append("</time> (").append(e(Format.ago(millis, s.now()))).append(')');
+        .append(e(Display.time(millis))).append("</time> (").append(e(Display.ago(millis, s.now()))).append(')');
   }
 
   private void lastRefresh(Snapshot.HandlerRow h) {
@@ -181,7 +181,7 @@ final class AdminPage {
   }
 
   private void count(long n, String field) {
-    out.append("<td class=\"n\" data-f=\"").append(field).append("\">").append(Format.count(n)).append("</td>");
+    out.append("<td class=\"n\" data-f=\"").append(field).append("\">").append(Display.count(n)).append("</td>");
   }
 
   /** A one-button POST form carrying the CSRF token and one hidden value. */
@@ -235,11 +235,11 @@ final class AdminPage {
     for (Snapshot.ServerRow r : s.servers()) {
       out.append("<tr><th scope=\"row\"><code>").append(e(r.address())).append("</code></th><td>")
           .append(r.up() ? "<span class=\"up\">up</span>" : "<span class=\"down\">down</span>").append("</td><td class=\"n\">")
-          .append(r.uptimeSeconds() == null ? "–" : e(Format.duration(r.uptimeSeconds()))).append("</td><td>")
-          .append(r.version() == null ? "–" : e(r.version())).append("</td><td class=\"n\">").append(Format.count(r.currItems()))
+          .append(r.uptimeSeconds() == null ? "–" : e(Display.duration(r.uptimeSeconds()))).append("</td><td>")
+          .append(r.version() == null ? "–" : e(r.version())).append("</td><td class=\"n\">").append(Display.count(r.currItems()))
           .append("</td><td class=\"n\">").append(memory(r)).append("</td><td class=\"n\">")
-          .append(r.getHitRatio() == null ? "–" : Format.percent(r.getHitRatio())).append("</td><td class=\"n\">")
-          .append(Format.count(r.evictions())).append("</td><td class=\"n\">").append(Format.count(r.cmdFlush()))
+          .append(r.getHitRatio() == null ? "–" : Display.percent(r.getHitRatio())).append("</td><td class=\"n\">")
+          .append(Display.count(r.evictions())).append("</td><td class=\"n\">").append(Display.count(r.cmdFlush()))
           .append("</td></tr>");
     }
     out.append("</tbody></table></div>");
@@ -263,11 +263,11 @@ final class AdminPage {
     if (r.bytes() == null) {
       return "–";
     }
-    String used = Format.bytes(r.bytes());
+    String used = Display.bytes(r.bytes());
     if (r.limitMaxbytes() == null || r.limitMaxbytes() == 0) {
       return e(used);
     }
-    return e(used + " of " + Format.bytes(r.limitMaxbytes()) + " (" + Format.percent((double) r.bytes() / r.limitMaxbytes()) + ")");
+    return e(used + " of " + Display.bytes(r.limitMaxbytes()) + " (" + Display.percent((double) r.bytes() / r.limitMaxbytes()) + ")");
   }
 
   /** This JVM's near cache: the memory it takes and how many requests it answered without memcached. */
@@ -282,10 +282,10 @@ final class AdminPage {
         .append(e(n.trustMillis() % 1000 == 0 ? n.trustMillis() / 1000 + " s" : n.trustMillis() + " ms")).append(" after memcached last confirmed them.</p>")
         .append("<table><thead><tr><th class=\"n\">Pages</th><th class=\"n\">Memory</th><th class=\"n\">Hits</th>"
             + "<th class=\"n\">Asked memcached</th><th class=\"n\">Hit ratio</th></tr></thead><tbody><tr><td class=\"n\">")
-        .append(Format.count(n.entries())).append("</td><td class=\"n\">")
-        .append(e(Format.bytes(n.bytes()) + " of " + Format.bytes(n.maxBytes()))).append("</td><td class=\"n\">")
-        .append(Format.count(n.hits())).append("</td><td class=\"n\">").append(Format.count(n.misses()))
-        .append("</td><td class=\"n\">").append(n.hitRatio() < 0 ? "–" : Format.percent(n.hitRatio()))
+        .append(Display.count(n.entries())).append("</td><td class=\"n\">")
+        .append(e(Display.bytes(n.bytes()) + " of " + Display.bytes(n.maxBytes()))).append("</td><td class=\"n\">")
+        .append(Display.count(n.hits())).append("</td><td class=\"n\">").append(Display.count(n.misses()))
+        .append("</td><td class=\"n\">").append(n.hitRatio() < 0 ? "–" : Display.percent(n.hitRatio()))
         .append("</td></tr></tbody></table></section>");
   }
 

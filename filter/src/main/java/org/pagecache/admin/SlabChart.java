@@ -38,7 +38,7 @@ final class SlabChart {
     svg.append("<line x1=\"").append(LEFT).append("\" y1=\"").append(baseline).append("\" x2=\"").append(WIDTH - 8)
         .append("\" y2=\"").append(baseline).append("\" stroke=\"#888\"/>");
     svg.append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(TOP + 10)
-        .append("\" text-anchor=\"end\" font-size=\"11\">").append(Html.escape(Format.bytes(max))).append("</text>");
+        .append("\" text-anchor=\"end\" font-size=\"11\">").append(Html.escape(Display.bytes(max))).append("</text>");
     svg.append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(baseline)
         .append("\" text-anchor=\"end\" font-size=\"11\">0</text>");
     for (int i = 0; i < classes.size(); i++) {
@@ -47,15 +47,15 @@ final class SlabChart {
       double allocated = (double) c.allocatedBytes() * plotHeight / max;
       // At least a sliver when anything is used: a few KB next to 1 MB pages would not show at all.
       double used = c.usedBytes() == 0 ? 0 : Math.max(1.5, (double) c.usedBytes() * plotHeight / max);
-      svg.append("<g><title>").append(Html.escape("class " + c.id() + ", chunk " + Format.bytes(c.chunkSize())
-          + ": " + Format.bytes(c.allocatedBytes()) + " assigned (" + c.totalPages() + " pages), "
-          + Format.bytes(c.usedBytes()) + " in use (" + c.usedChunks() + " of " + c.totalChunks() + " chunks)"))
+      svg.append("<g><title>").append(Html.escape("class " + c.id() + ", chunk " + Display.bytes(c.chunkSize())
+          + ": " + Display.bytes(c.allocatedBytes()) + " assigned (" + c.totalPages() + " pages), "
+          + Display.bytes(c.usedBytes()) + " in use (" + c.usedChunks() + " of " + c.totalChunks() + " chunks)"))
           .append("</title>");
       rect(svg, x, baseline - allocated, barWidth, allocated, "#b8d4f0");
       rect(svg, x, baseline - used, barWidth, used, "#1f5f9f");
       svg.append("</g>");
       if (classes.size() <= 12) {
-        label(svg, x + barWidth / 2, baseline + 14, c.id() + " (" + Format.bytes(c.chunkSize()) + ")");
+        label(svg, x + barWidth / 2, baseline + 14, c.id() + " (" + Display.bytes(c.chunkSize()) + ")");
       } else if (classes.size() <= 24 || i % 2 == 0) {
         label(svg, x + barWidth / 2, baseline + 14, String.valueOf(c.id()));
       }

@@ -6,11 +6,11 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /** How numbers, sizes and times read on the admin page (the JSON keeps raw values). */
-final class Format {
+final class Display {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
       .withZone(ZoneOffset.UTC);
 
-  private Format() {}
+  private Display() {}
 
   /** 1536 → "1.5 KiB". */
   static String bytes(long n) {

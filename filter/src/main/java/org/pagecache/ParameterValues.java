@@ -5,10 +5,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Parsing of configuration values, with errors that name the parameter, the value and what is accepted. */
-final class Settings {
+final class ParameterValues {
   private static final Pattern SIZE = Pattern.compile("(\\d{1,10})\\s*([kKmM]?)");
 
-  private Settings() {}
+  private ParameterValues() {}
 
   static int size(String param, String value) {
     Matcher m = SIZE.matcher(value.trim());
