@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Runs every benchmark and regenerates the figures in BENCHMARKS.md (about 10 minutes on 2 cores).
 # Loopback only: starts its own memcached processes on free ports and embedded Jetty servers.
-#   1. builds filter's test classes (the benchmarks live in filter/src/test/java/org/pagecache/bench)
+#   1. builds the benchmarks module (benchmarks/src/main/java/org/pagecache/bench) and the filter it
+#      measures, in the reactor (nothing is installed in ~/.m2)
 #   2. JMH micro-benchmarks: PageCodec, the filter's hit path, key building
 #   3. the load driver (MacroBench): throughput, refresh under load, stampede, scale-out
 #   4. BenchmarksReport: rewrites the generated blocks of BENCHMARKS.md
 #      (the proxies scenario starts nginx and Varnish itself, as foreground processes on free
-#      loopback ports with their configuration in filter/target/bench/proxies, and stops them)
-# Raw output stays in filter/target/bench (jmh.txt, jmh.json, macro.txt, one .md per scenario).
+#      loopback ports with their configuration in benchmarks/target/bench/proxies, and stops them)
+# Raw output stays in benchmarks/target/bench (jmh.txt, jmh.json, macro.txt, one .md per scenario).
 # Environment: JMH_ARGS (default "-f 1 -wi 3 -i 5 -w 1s -r 1s"), LOAD_CLIENTS (32), LOAD_SECONDS (10),
 #   BENCH_QUICK=1: a check that everything runs (one short JMH iteration, 2 s load windows); its
-#   figures mean nothing, so it writes filter/target/bench/BENCHMARKS.quick.md, never BENCHMARKS.md.
+#   figures mean nothing, so it writes benchmarks/target/bench/BENCHMARKS.quick.md, never BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -35,7 +36,7 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 VARNISHD=$(command -v varnishd || echo /usr/sbin/varnishd)
 export WRK NGINX VARNISHD
 
-OUT=filter/target/bench
+OUT=benchmarks/target/bench
 REPORT=BENCHMARKS.md
 if [ "${BENCH_QUICK:-}" = 1 ]; then
   JMH_ARGS=${JMH_ARGS:--f 1 -wi 1 -i 1 -w 1s -r 1s}
@@ -49,10 +50,12 @@ LOAD_SECONDS=${LOAD_SECONDS:-10}
 # causes many) would drown the figures; PageCache's own one-line outage logs are warnings and stay.
 JVM_ARGS="-Dkryo.unsafe=false -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dorg.slf4j.simpleLogger.log.net.rubyeye=off -Dorg.slf4j.simpleLogger.log.com.google.code.yanf4j=off"
 
-echo "==> building filter's test classes and the JMH stubs"
-mvn -B -q -pl filter test-compile
-mvn -B -q -pl filter dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath >/dev/null
-CP="filter/target/test-classes:filter/target/classes:$(cat filter/target/bench.classpath)"
+echo "==> building the benchmarks (and the filter jar and its test harness jar) with the JMH stubs"
+# package, in the reactor: the benchmarks use the filter's test-jar, which exists only once packaged;
+# the class path then names the reactor's jars (filter/target/*.jar), never a stale ~/.m2 snapshot.
+mvn -B -q -pl benchmarks -am package -DskipTests -Dmaven.source.skip -Dmaven.javadoc.skip \
+  dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile=target/bench.classpath >/dev/null
+CP="benchmarks/target/classes:$(cat benchmarks/target/bench.classpath)"
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
@@ -84,7 +87,7 @@ elapsed=$(( $(date +%s) - started ))
   echo "command:  scripts/bench.sh   (took $((elapsed / 60)) min $((elapsed % 60)) s, build included)"
   echo "JMH:      $JMH_COMMAND"
   echo "load:     $MACRO_COMMAND"
-  echo "CP:       filter/target/test-classes:filter/target/classes + mvn -pl filter dependency:build-classpath -Dmdep.includeScope=test"
+  echo "CP:       benchmarks/target/classes + mvn -pl benchmarks -am package dependency:build-classpath -Dmdep.includeScope=runtime"
   echo "load average at end (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$OUT/run.txt"
 if [ "${BENCH_QUICK:-}" = 1 ]; then

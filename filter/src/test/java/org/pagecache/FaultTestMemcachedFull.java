@@ -1,13 +1,11 @@
 package org.pagecache;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.testing.MemcachedExtension;
@@ -26,14 +24,10 @@ class FaultTestMemcachedFull {
   private static final int PAGES = 400;
   private static final int PAGE_BYTES = 16 * 1024;
 
-  private CachedSite site;
+  @RegisterExtension
+  final FaultSite sites = new FaultSite();
 
-  @AfterEach
-  void stop() {
-    if (site != null) {
-      site.close();
-    }
-  }
+  private CachedSite site;
 
   @Test
   void aFullMemcachedEvictsAndEveryRequestIsStillAnswered() {
@@ -44,15 +38,10 @@ class FaultTestMemcachedFull {
       res.setContentType("application/octet-stream");
       res.getOutputStream().write(body);
     });
-    site = new CachedSite(memcached.servers()).set("memcached.op.timeout", "200ms") // production's, not the tests' 2 s
-        .handler("page", handler, "/page/*").start();
+    site = sites.on(memcached.servers()).handler("page", handler, "/page/*").start();
     long evictionsBefore = memcached.text(0).statLong("evictions");
 
-    List<String> everyPage = new ArrayList<>();
-    for (int i = 0; i < PAGES; i++) {
-      everyPage.add("/page/" + i);
-    }
-    SiteLoad.Tally fill = runOnce(everyPage);
+    SiteLoad.Tally fill = runOnce(FaultSite.pages(PAGES));
 
     // Skewed popularity (page = PAGES * u^3): a few pages are hot, as on a real site.
     Random random = new Random(7);
@@ -68,10 +57,7 @@ class FaultTestMemcachedFull {
         + " (%s); fill run: %s%n", PAGES, PAGE_BYTES / 1024, evictions,
         100.0 * skewedRun.hits() / skewedRun.requests(), skewedRun, fill);
     assertTrue(evictions > 0, "memcached evicted (the test really filled it): " + evictions);
-    for (SiteLoad.Tally t : List.of(fill, skewedRun)) {
-      assertEquals(0, t.failures(), "no failed request: " + t);
-      assertEquals(t.requests(), t.status(200), "every answer a 200: " + t);
-    }
+    FaultSite.assertEveryRequestAnswered(fill, skewedRun);
   }
 
   /** Every path once, by four clients. */

@@ -1,11 +1,7 @@
 package org.pagecache;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.testing.Eventually;
@@ -25,21 +21,14 @@ class FaultTestMemcachedStops {
   /** xmemcached reconnects about 1 s after a failure, the breaker probes every retry.interval (1 s). */
   private static final Duration RESUMES_WITHIN = Duration.ofSeconds(10);
 
-  private CachedSite site;
-
-  @AfterEach
-  void stop() {
-    if (site != null) {
-      site.close();
-    }
-  }
+  @RegisterExtension
+  final FaultSite sites = new FaultSite();
 
   @Test
   void memcachedStoppedMidLoadCausesNo5xxAndHitsResumeWhenItReturns() {
     SiteServlets.Handler handler = SiteServlets.page();
-    site = new CachedSite(memcached.servers()).set("memcached.op.timeout", "200ms") // production's, not the tests' 2 s
-        .handler("page", handler, "/page/*").start();
-    List<String> paths = IntStream.range(0, PAGES).mapToObj(i -> "/page/" + i).toList();
+    CachedSite site = sites.on(memcached.servers()).handler("page", handler, "/page/*").start();
+    List<String> paths = FaultSite.pages(PAGES);
 
     try (SiteLoad load = SiteLoad.start(site, 4, paths, Duration.ofSeconds(40))) {
       Eventually.assertWithin(Duration.ofSeconds(5), "hits before the outage", () -> load.tally().hits() >= 100);
@@ -59,9 +48,7 @@ class FaultTestMemcachedStops {
 
       SiteLoad.Tally tally = load.stop();
       System.out.println("FaultTestMemcachedStops: " + tally);
-      assertEquals(0, tally.serverErrors(), "no 5xx: " + tally);
-      assertEquals(0, tally.failures(), "no failed request: " + tally);
-      assertEquals(tally.requests(), tally.status(200), "every answer a 200: " + tally);
+      FaultSite.assertEveryRequestAnswered(tally);
     }
   }
 }

@@ -3,14 +3,13 @@ package org.pagecache;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.pagecache.FaultSite.label;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.testing.Eventually;
@@ -35,22 +34,17 @@ class FaultTestOneNodeOfThreeStops {
 
   private static final int PAGES = 300;
 
-  private CachedSite site;
+  @RegisterExtension
+  final FaultSite sites = new FaultSite();
 
-  @AfterEach
-  void stop() {
-    if (site != null) {
-      site.close();
-    }
-  }
+  private CachedSite site;
 
   @Test
   void losingOneNodeOfThreeRebuildsOnlyItsShareOfThePagesWithoutErrors() {
     SiteServlets.Handler handler = SiteServlets.page();
-    site = new CachedSite(memcached.servers()).set("memcached.op.timeout", "200ms") // production's, not the tests' 2 s
-        .set("near.trust", "0s") // every request reaches memcached, so the stopped node's pages show at once
+    site = sites.on(memcached.servers()).set("near.trust", "0s") // every request reaches memcached, so the stopped node's pages show at once
         .handler("page", handler, "/page/*").start();
-    List<String> paths = IntStream.range(0, PAGES).mapToObj(i -> "/page/" + i).toList();
+    List<String> paths = FaultSite.pages(PAGES);
     paths.forEach(site::get);
     assertEquals(PAGES, handler.calls.get(), "every page built once");
     long onStoppedNode = memcached.text(1).statLong("curr_items");
@@ -104,13 +98,8 @@ class FaultTestOneNodeOfThreeStops {
         + " %d of %d pages were rebuilt, %d requests bypassed memcached, %d handler calls in all; under load: %s;"
         + " then %d check passes, the first: %s%n", onStoppedNode, pagesOnStoppedNode, rebuilt, PAGES, bypassed,
         handler.calls.get() - PAGES, underLoad, passes.size(), passes.get(0));
-    List<SiteLoad.Tally> all = new ArrayList<>(passes);
-    all.add(underLoad);
-    for (SiteLoad.Tally t : all) {
-      assertEquals(0, t.serverErrors(), "no 5xx: " + t);
-      assertEquals(0, t.failures(), "no failed request: " + t);
-      assertEquals(t.requests(), t.status(200), "every answer a 200: " + t);
-    }
+    FaultSite.assertEveryRequestAnswered(underLoad);
+    FaultSite.assertEveryRequestAnswered(passes.toArray(SiteLoad.Tally[]::new));
     // Page by page: every page of the other nodes still has the very entry it had before the stop
     // (never rebuilt), and every page of the stopped node was rebuilt onto a remaining node.
     for (Map.Entry<String, byte[]> e : onOthers.entrySet()) {
@@ -127,9 +116,5 @@ class FaultTestOneNodeOfThreeStops {
     // Each of those once; a few more only if a rebuild raced the node's removal from the ring.
     assertTrue(rebuilt >= pagesOnStoppedNode && rebuilt <= pagesOnStoppedNode + Math.max(3, pagesOnStoppedNode / 10),
         "the stopped node's " + pagesOnStoppedNode + " pages rebuilt about once each; rebuilt " + rebuilt);
-  }
-
-  private static long label(SiteLoad.Tally t, String label) {
-    return t.labels().getOrDefault(label, 0L);
   }
 }

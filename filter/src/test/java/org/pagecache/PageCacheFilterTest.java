@@ -34,7 +34,13 @@ import org.pagecache.testing.MemcachedExtension;
 import org.pagecache.testing.MutableClock;
 import org.pagecache.testing.RecordingStore;
 
-/** The filter through real HTTP on embedded Jetty with a real memcached: what a page cache must do. */
+/**
+ * The filter through real HTTP on embedded Jetty with a real memcached: what a page cache must do
+ * where the wire, the client or memcached itself is part of it (Content-Length and gzip on the wire,
+ * hostile URLs, keys in memcached, failures). The behaviour specifications that need neither
+ * (hit and miss, HEAD, conditional requests, what is cacheable) run on both stores in the fast
+ * tier: {@link HitAndMissSpec}, {@link ConditionalRequestsSpec}, {@link CacheabilitySpec}.
+ */
 class PageCacheFilterTest {
   @RegisterExtension
   static MemcachedExtension memcached = MemcachedExtension.nodes(1);
@@ -58,95 +64,6 @@ class PageCacheFilterTest {
   }
 
   @Test
-  void missThenHitRunsTheHandlerOnce() {
-    site().handler("page", SiteServlets.page(), "/page/*").start();
-    HttpResponse<byte[]> first = site.get("/page/a");
-    HttpResponse<byte[]> second = site.get("/page/a");
-    assertEquals(200, first.statusCode());
-    assertEquals("MISS", xcache(first));
-    assertEquals("HIT", xcache(second));
-    assertEquals(Http.text(first), Http.text(second));
-    assertEquals(1, site.calls("page"));
-    assertTrue(second.headers().firstValue("Cache-Status").orElse("").startsWith("PageCache; hit"));
-    assertTrue(second.headers().firstValue("Age").isPresent());
-    assertTrue(second.headers().firstValue("Content-Type").orElse("").startsWith("text/html"));
-  }
-
-  @Test
-  void aHitCostsExactlyOneRoundTrip() {
-    // The memcached hit path: with the near cache on (the default) most hits cost none (NearCacheTest).
-    site().set("near.trust", "0s").handler("page", SiteServlets.page(), "/page/*").start();
-    site.get("/page/rt");
-    long before = site.cache.store().roundTrips();
-    long missesBefore = memcached.text(0).statLong("get_misses");
-    assertEquals("HIT", xcache(site.get("/page/rt")));
-    assertEquals(1, site.cache.store().roundTrips() - before);
-    assertEquals(missesBefore, memcached.text(0).statLong("get_misses"), "token and page both found");
-  }
-
-  @Test
-  void queryParameterOrderDoesNotMatter() {
-    site().handler("page", SiteServlets.page(), "/page/*").start();
-    site.get("/page/q?a=1&b=2");
-    HttpResponse<byte[]> swapped = site.get("/page/q?b=2&a=1");
-    assertEquals("HIT", xcache(swapped));
-    assertEquals(1, site.calls("page"));
-    assertEquals("MISS", xcache(site.get("/page/q?a=1&b=3")));
-  }
-
-  @Test
-  void headIsServedFromTheGetEntry() {
-    site().handler("page", SiteServlets.page(), "/page/*").start();
-    HttpResponse<byte[]> get = site.get("/page/h");
-    HttpResponse<byte[]> head = Http.head(site.uri("/page/h"));
-    assertEquals("HIT", xcache(head));
-    assertEquals(0, head.body().length);
-    assertEquals(String.valueOf(get.body().length), head.headers().firstValue("Content-Length").orElse(null));
-    assertEquals(1, site.calls("page"));
-  }
-
-  @Test
-  void headFirstStoresAFullPageForLaterGets() {
-    site().handler("page", SiteServlets.page(), "/page/*").start();
-    HttpResponse<byte[]> head = Http.head(site.uri("/page/hf"));
-    assertEquals(0, head.body().length);
-    HttpResponse<byte[]> get = site.get("/page/hf");
-    assertEquals("HIT", xcache(get));
-    assertTrue(Http.text(get).contains("page /page/hf"));
-    assertEquals(1, site.calls("page"));
-  }
-
-  @Test
-  void ifNoneMatchGives304WithoutBody() {
-    site().handler("page", SiteServlets.page(), "/page/*").start();
-    HttpResponse<byte[]> first = site.get("/page/etag");
-    String etag = first.headers().firstValue("ETag").orElseThrow();
-    assertTrue(etag.startsWith("\"") && etag.endsWith("\""), "strong ETag: " + etag);
-    HttpResponse<byte[]> conditional = site.get("/page/etag", "If-None-Match", etag);
-    assertEquals(304, conditional.statusCode());
-    assertEquals(0, conditional.body().length);
-    assertEquals(etag, conditional.headers().firstValue("ETag").orElse(null));
-    assertEquals(200, site.get("/page/etag", "If-None-Match", "\"other\"").statusCode());
-    assertEquals(1, site.calls("page"));
-  }
-
-  @Test
-  void aNotModifiedCarriesTheValidatorsAndCachingHeaders() {
-    site().handler("cc", SiteServlets.of((req, res, call) -> {
-      res.setHeader("Cache-Control", "public, max-age=30");
-      res.setContentType("text/html");
-      res.getWriter().print(SiteServlets.filler(20));
-    }), "/cc").start();
-    String etag = site.get("/cc").headers().firstValue("ETag").orElseThrow();
-    HttpResponse<byte[]> notModified = site.get("/cc", "If-None-Match", etag, "Accept-Encoding", "gzip");
-    assertEquals(304, notModified.statusCode());
-    assertEquals("public, max-age=30", notModified.headers().firstValue("Cache-Control").orElse(null));
-    assertTrue(notModified.headers().firstValue("Vary").orElse("").contains("Accept-Encoding"));
-    assertTrue(notModified.headers().firstValue("ETag").isPresent());
-    assertFalse(notModified.headers().firstValue("Content-Encoding").isPresent());
-  }
-
-  @Test
   void aHitHasOneContentLengthAndNoTransferEncoding() {
     site().handler("page", SiteServlets.page(), "/page/*").start();
     site.get("/page/cl");
@@ -155,23 +72,6 @@ class PageCacheFilterTest {
     assertTrue(head.contains("x-cache: hit"), head);
     assertEquals(1, head.split("content-length:", -1).length - 1, head);
     assertFalse(head.contains("transfer-encoding"), head);
-  }
-
-  @Test
-  void theHandlersMaxAgeSetsTheTtlWhenThePolicyHonoursIt() {
-    MutableClock clock = new MutableClock();
-    site = new CachedSite(memcached.servers()).clock(clock).set("policies", "honest: cache-control=honor")
-        .handler("honest", SiteServlets.header("Cache-Control", "public, s-maxage=5, max-age=600"), "/honest")
-        .handler("plain", SiteServlets.header("Cache-Control", "public, s-maxage=5"), "/plain")
-        .handler("zero", SiteServlets.header("Cache-Control", "max-age=0"), "/zero");
-    site.set("policies", "honest: cache-control=honor; zero: cache-control=honor").start();
-    site.get("/honest");
-    site.get("/plain");
-    clock.advance(java.time.Duration.ofSeconds(6));
-    assertEquals("MISS", xcache(site.get("/honest")), "s-maxage=5 was the TTL");
-    assertEquals("HIT", xcache(site.get("/plain")), "not honoured: the default 60 s TTL");
-    site.get("/zero");
-    assertEquals("BYPASS", xcache(site.get("/zero")), "max-age=0 means do not store");
   }
 
   @Test
@@ -260,151 +160,7 @@ class PageCacheFilterTest {
     assertFalse(hit.headers().firstValue("X-Junk").isPresent());
   }
 
-  @Test
-  void permanentRedirectsAreCachedAndTemporaryOnesAreNot() {
-    site().handler("moved", SiteServlets.of((req, res, call) -> {
-      res.setStatus(301);
-      res.setHeader("Location", "/page/new");
-    }), "/moved").handler("found", SiteServlets.of((req, res, call) -> res.sendRedirect("/page/new")), "/found")
-        .start();
-    site.get("/moved");
-    HttpResponse<byte[]> hit = site.get("/moved");
-    assertEquals(301, hit.statusCode());
-    assertEquals("HIT", xcache(hit));
-    assertTrue(hit.headers().firstValue("Location").orElse("").endsWith("/page/new"));
-    site.get("/found");
-    HttpResponse<byte[]> again = site.get("/found");
-    assertEquals(302, again.statusCode());
-    assertEquals("BYPASS", xcache(again));
-    assertEquals(2, site.calls("found"));
-  }
-
-  @Test
-  void sendErrorIsNotCachedUnlessThePolicyListsTheStatus() {
-    site().set("policies", "missing404: statuses=200|404")
-        .handler("missing", SiteServlets.of((req, res, call) -> res.sendError(404, "no such page")), "/missing")
-        .handler("missing404", SiteServlets.of((req, res, call) -> res.sendError(404, "gone <b>")), "/missing404")
-        .start();
-    assertEquals(404, site.get("/missing").statusCode());
-    HttpResponse<byte[]> again = site.get("/missing");
-    assertEquals(404, again.statusCode());
-    assertEquals(2, site.calls("missing"));
-    site.get("/missing404");
-    HttpResponse<byte[]> cached = site.get("/missing404");
-    assertEquals(404, cached.statusCode());
-    assertEquals("HIT", xcache(cached));
-    assertTrue(Http.text(cached).contains("gone &lt;b&gt;"));
-    assertEquals(1, site.calls("missing404"));
-  }
-
-  @Test
-  void rangeRequestsGetTheFullPage() {
-    site().handler("page", SiteServlets.page(), "/page/*").start();
-    HttpResponse<byte[]> ranged = site.get("/page/range", "Range", "bytes=0-3");
-    assertEquals(200, ranged.statusCode());
-    assertTrue(Http.text(ranged).startsWith("<html>"));
-    assertTrue(ranged.body().length > 4);
-    HttpResponse<byte[]> ranged2 = site.get("/page/range", "Range", "bytes=0-3");
-    assertEquals(200, ranged2.statusCode());
-    assertEquals(Http.text(ranged), Http.text(ranged2));
-  }
-
-  @Test
-  void aClientNoCacheDoesNotBypassOrRebuild() {
-    site().handler("page", SiteServlets.page(), "/page/*").start();
-    site.get("/page/reload");
-    HttpResponse<byte[]> reload = site.get("/page/reload", "Cache-Control", "no-cache", "Pragma", "no-cache");
-    assertEquals("HIT", xcache(reload));
-    assertEquals(1, site.calls("page"));
-  }
-
   // ---- bypass rules ----
-
-  @Test
-  void responsesThatSetACookieAreNeverCachedNorLeaked() {
-    site().handler("cookie", SiteServlets.cookie(), "/cookie").start();
-    HttpResponse<byte[]> alice = site.get("/cookie");
-    HttpResponse<byte[]> bob = site.get("/cookie");
-    assertEquals("BYPASS", xcache(alice));
-    assertEquals("BYPASS", xcache(bob));
-    assertTrue(alice.headers().firstValue("Set-Cookie").orElse("").contains("secret-1"));
-    assertTrue(bob.headers().firstValue("Set-Cookie").orElse("").contains("secret-2"));
-    assertFalse(Http.text(bob).contains("user 1"), "Bob must never see Alice's page");
-    assertEquals(2, site.calls("cookie"));
-  }
-
-  @Test
-  void aPageWhoseHandlerCreatesASessionIsNeverCachedNorLeaked() {
-    site().handler("login", SiteServlets.session(), "/login").start();
-    HttpResponse<byte[]> alice = site.get("/login");
-    HttpResponse<byte[]> bob = site.get("/login");
-    assertEquals("BYPASS", xcache(alice));
-    assertEquals("BYPASS", xcache(bob));
-    String aliceCookie = alice.headers().firstValue("Set-Cookie").orElse("");
-    assertTrue(aliceCookie.contains("JSESSIONID"), "the container's session cookie reaches Alice: " + aliceCookie);
-    String aliceSession = aliceCookie.replaceAll("^JSESSIONID=([^;]+).*$", "$1");
-    assertFalse(Http.text(bob).contains(aliceSession), "Bob must never get Alice's session-bound page");
-    assertTrue(bob.headers().firstValue("Set-Cookie").orElse("").contains("JSESSIONID"), "Bob gets a session of his own");
-    assertEquals(2, site.calls("login"));
-  }
-
-  @Test
-  void aPolicyPathCannotBeEscapedByEncodingTheUrl() {
-    site().set("policies", "account: enabled=false, paths=/account/*")
-        .handler("front", SiteServlets.page(), "/*").start();
-    for (String path : List.of("/account/me", "/%61ccount/me", "/account/%6De")) {
-      site.get(path);
-      HttpResponse<byte[]> again = site.get(path);
-      assertEquals("BYPASS", xcache(again), path + " is under the policy that turns caching off");
-    }
-    site.get("/public");
-    assertEquals("HIT", xcache(site.get("/public")), "the front servlet's other pages are cached");
-  }
-
-  @Test
-  void aSetCookieHeaderIsAsUncacheableAsAddCookie() {
-    site().handler("sc", SiteServlets.header("Set-Cookie", "a=b"), "/sc").start();
-    site.get("/sc");
-    assertEquals("BYPASS", xcache(site.get("/sc")));
-    assertEquals(2, site.calls("sc"));
-  }
-
-  @Test
-  void privateNoStoreAndVaryStarAreNotCached() {
-    site().handler("private", SiteServlets.header("Cache-Control", "private, max-age=60"), "/private")
-        .handler("nostore", SiteServlets.header("Cache-Control", "no-store"), "/nostore")
-        .handler("varystar", SiteServlets.header("Vary", "*"), "/varystar")
-        .start();
-    for (String path : new String[] {"/private", "/nostore", "/varystar"}) {
-      site.get(path);
-      HttpResponse<byte[]> second = site.get(path);
-      assertEquals("BYPASS", xcache(second), path);
-      assertEquals(2, site.calls(path.substring(1)), path);
-    }
-  }
-
-  @Test
-  void requestsWithAuthorizationOrASessionBypassUnlessThePolicyAllows() {
-    site().set("policies", "open: authorized=allow")
-        .handler("page", SiteServlets.page(), "/page/*")
-        .handler("open", SiteServlets.page(), "/open/*").start();
-    site.get("/page/auth", "Authorization", "Basic dTpw");
-    assertEquals("BYPASS", xcache(site.get("/page/auth", "Authorization", "Basic dTpw")));
-    assertEquals(2, site.calls("page"));
-    assertEquals("BYPASS", xcache(site.get("/page/sess", "Cookie", "JSESSIONID=abc")));
-    site.get("/open/auth", "Authorization", "Basic dTpw");
-    assertEquals("HIT", xcache(site.get("/open/auth", "Authorization", "Basic dTpw")));
-  }
-
-  @Test
-  void uncacheableStatusesAreNotCached() {
-    SiteServlets.Handler h = SiteServlets.page();
-    h.status.set(500);
-    site().handler("broken", h, "/broken").start();
-    assertEquals(500, site.get("/broken").statusCode());
-    assertEquals(500, site.get("/broken").statusCode());
-    assertEquals(2, site.calls("broken"));
-  }
 
   @Test
   void aBodyLargerThanTheMaximumIsStreamedWholeAndNotCached() {
@@ -528,22 +284,6 @@ class PageCacheFilterTest {
     assertEquals(Http.text(first), Http.text(second));
     assertEquals("HIT", xcache(second));
     assertEquals(1, site.calls("page"));
-  }
-
-  @Test
-  void aPageVaryingOnARequestHeaderIsKeptPerValue() {
-    site().handler("lang", SiteServlets.of((req, res, call) -> {
-      res.setHeader("Vary", "Accept-Language");
-      res.setContentType("text/plain");
-      res.getWriter().print("lang=" + req.getHeader("Accept-Language"));
-    }), "/lang").start();
-    assertEquals("lang=de", Http.text(site.get("/lang", "Accept-Language", "de")));
-    assertEquals("lang=fr", Http.text(site.get("/lang", "Accept-Language", "fr")));
-    HttpResponse<byte[]> de = site.get("/lang", "Accept-Language", "de");
-    HttpResponse<byte[]> fr = site.get("/lang", "Accept-Language", "fr");
-    assertEquals("lang=de", Http.text(de));
-    assertEquals("lang=fr", Http.text(fr));
-    assertEquals("HIT", xcache(fr));
   }
 
   // ---- hostile input ----

@@ -1,0 +1,143 @@
+package org.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.SiteUnderTest.Backend;
+import org.pagecache.SiteUnderTest.BothStores;
+import org.pagecache.SiteUnderTest.Response;
+import org.pagecache.testing.MemcachedExtension;
+import org.pagecache.testing.MutableClock;
+
+/**
+ * Specification, on both stores (fast tier, {@link SiteUnderTest}): a page is built once and then
+ * served from the cache; what makes two requests the same page (query order, HEAD and GET, a
+ * client's reload) and what makes them different pages (the query, a varied header); how long a
+ * page stays fresh.
+ */
+class HitAndMissSpec {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(1);
+
+  @RegisterExtension
+  final SiteUnderTest.Sites sites = new SiteUnderTest.Sites(memcached);
+
+  @BothStores
+  void missThenHitRunsTheHandlerOnce(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("page", SiteServlets.page(), "/page/*").start();
+    Response first = site.get("/page/a");
+    Response second = site.get("/page/a");
+    assertEquals(200, first.status());
+    assertEquals("MISS", first.xcache());
+    assertEquals("HIT", second.xcache());
+    assertEquals(first.text(), second.text());
+    assertEquals(1, site.calls("page"));
+    assertTrue(String.valueOf(second.header("Cache-Status")).startsWith("PageCache; hit"), second.toString());
+    assertTrue(second.header("Age") != null, second.toString());
+    assertTrue(String.valueOf(second.header("Content-Type")).startsWith("text/html"), second.toString());
+  }
+
+  @BothStores
+  void aHitCostsExactlyOneRoundTrip(Backend backend) {
+    // The store's hit path: with the near cache on (the default) most hits cost none (NearCacheTest).
+    SiteUnderTest site = sites.on(backend).set("near.trust", "0s")
+        .handler("page", SiteServlets.page(), "/page/*").start();
+    site.get("/page/rt");
+    long before = site.roundTrips();
+    long missesBefore = backend == Backend.MEMCACHED ? memcached.text(0).statLong("get_misses") : 0;
+    Response hit = site.get("/page/rt");
+    assertEquals("HIT", hit.xcache());
+    assertEquals(1, site.roundTrips() - before, hit.toString());
+    if (backend == Backend.MEMCACHED) {
+      assertEquals(missesBefore, memcached.text(0).statLong("get_misses"), "token and page both found");
+    }
+  }
+
+  @BothStores
+  void queryParameterOrderDoesNotMatter(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("page", SiteServlets.page(), "/page/*").start();
+    site.get("/page/q?a=1&b=2");
+    Response swapped = site.get("/page/q?b=2&a=1");
+    assertEquals("HIT", swapped.xcache());
+    assertEquals(1, site.calls("page"));
+    assertEquals("MISS", site.get("/page/q?a=1&b=3").xcache());
+  }
+
+  @BothStores
+  void headIsServedFromTheGetEntry(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("page", SiteServlets.page(), "/page/*").start();
+    Response get = site.get("/page/h");
+    Response head = site.head("/page/h");
+    assertEquals("HIT", head.xcache());
+    assertEquals(0, head.body().length);
+    assertEquals(String.valueOf(get.body().length), head.header("Content-Length"));
+    assertEquals(1, site.calls("page"));
+  }
+
+  @BothStores
+  void headFirstStoresAFullPageForLaterGets(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("page", SiteServlets.page(), "/page/*").start();
+    Response head = site.head("/page/hf");
+    assertEquals(0, head.body().length);
+    Response get = site.get("/page/hf");
+    assertEquals("HIT", get.xcache());
+    assertTrue(get.text().contains("page /page/hf"), get.text());
+    assertEquals(1, site.calls("page"));
+  }
+
+  @BothStores
+  void rangeRequestsGetTheFullPage(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("page", SiteServlets.page(), "/page/*").start();
+    Response ranged = site.get("/page/range", "Range", "bytes=0-3");
+    assertEquals(200, ranged.status());
+    assertTrue(ranged.text().startsWith("<html>"), ranged.text());
+    assertTrue(ranged.body().length > 4);
+    Response ranged2 = site.get("/page/range", "Range", "bytes=0-3");
+    assertEquals(200, ranged2.status());
+    assertEquals(ranged.text(), ranged2.text());
+  }
+
+  @BothStores
+  void aClientNoCacheDoesNotBypassOrRebuild(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("page", SiteServlets.page(), "/page/*").start();
+    site.get("/page/reload");
+    Response reload = site.get("/page/reload", "Cache-Control", "no-cache", "Pragma", "no-cache");
+    assertEquals("HIT", reload.xcache());
+    assertEquals(1, site.calls("page"));
+  }
+
+  @BothStores
+  void aPageVaryingOnARequestHeaderIsKeptPerValue(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("lang", SiteServlets.of((req, res, call) -> {
+      res.setHeader("Vary", "Accept-Language");
+      res.setContentType("text/plain");
+      res.getWriter().print("lang=" + req.getHeader("Accept-Language"));
+    }), "/lang").start();
+    assertEquals("lang=de", site.get("/lang", "Accept-Language", "de").text());
+    assertEquals("lang=fr", site.get("/lang", "Accept-Language", "fr").text());
+    Response de = site.get("/lang", "Accept-Language", "de");
+    Response fr = site.get("/lang", "Accept-Language", "fr");
+    assertEquals("lang=de", de.text());
+    assertEquals("lang=fr", fr.text());
+    assertEquals("HIT", fr.xcache());
+  }
+
+  @BothStores
+  void theHandlersMaxAgeSetsTheTtlWhenThePolicyHonoursIt(Backend backend) {
+    MutableClock clock = new MutableClock();
+    SiteUnderTest site = sites.on(backend).clock(clock)
+        .set("policies", "honest: cache-control=honor; zero: cache-control=honor")
+        .handler("honest", SiteServlets.header("Cache-Control", "public, s-maxage=5, max-age=600"), "/honest")
+        .handler("plain", SiteServlets.header("Cache-Control", "public, s-maxage=5"), "/plain")
+        .handler("zero", SiteServlets.header("Cache-Control", "max-age=0"), "/zero")
+        .start();
+    site.get("/honest");
+    site.get("/plain");
+    clock.advance(java.time.Duration.ofSeconds(6));
+    assertEquals("MISS", site.get("/honest").xcache(), "s-maxage=5 was the TTL");
+    assertEquals("HIT", site.get("/plain").xcache(), "not honoured: the default 60 s TTL");
+    site.get("/zero");
+    assertEquals("BYPASS", site.get("/zero").xcache(), "max-age=0 means do not store");
+  }
+}
