@@ -1,9 +1,9 @@
 package org.pagecache;
 
 import java.time.Duration;
-import org.pagecache.capture.Cacheability;
-import org.pagecache.capture.Captured;
-import org.pagecache.capture.ErrorPage;
+import org.pagecache.internal.capture.Cacheability;
+import org.pagecache.internal.capture.Captured;
+import org.pagecache.internal.capture.ErrorPage;
 
 /**
  * What to do with a response a handler just built, decided from plain values (OkHttp's

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
-import org.pagecache.config.Durations;
-import org.pagecache.key.CookieRule;
+import org.pagecache.internal.config.Durations;
+import org.pagecache.CookieRule;
 
 /**
  * How the pages of one handler are cached. Written as a one-line spec, e.g. in web.xml:

@@ -9,9 +9,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.pagecache.json.Json;
+import org.pagecache.internal.json.Json;
 import org.pagecache.counters.Counters;
-import org.pagecache.counters.ObjectKeys;
+import org.pagecache.internal.counters.ObjectKeys;
 
 /**
  * Current counts as JSON, for pages that fetch them with JavaScript instead of placeholders (a

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagecache.counters.Counters;
-import org.pagecache.counters.Placeholders;
+import org.pagecache.internal.counters.Placeholders;
 
 /**
  * Keeps counters live on cached pages: counts the views a page declared on every serve (hit or

@@ -4,7 +4,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import org.pagecache.admin.AdminEndpoint;
+import org.pagecache.internal.admin.AdminEndpoint;
 
 /**
  * The admin page and JSON API of the page cache: editors refresh a handler after changing content,

@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.pagecache.BuildDecision.Kind;
-import org.pagecache.capture.CacheStatus;
-import org.pagecache.capture.Captured;
-import org.pagecache.store.CachedPage.Header;
+import org.pagecache.internal.capture.CacheStatus;
+import org.pagecache.internal.capture.Captured;
+import org.pagecache.internal.store.CachedPage.Header;
 
 /** The one decision about a built response, and the Cache-Status values, from plain values. */
 class BuildDecisionTest {

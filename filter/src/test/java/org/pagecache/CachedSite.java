@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.pagecache.key.PageKey;
+import org.pagecache.internal.key.PageKey;
 import org.pagecache.store.Store;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.JettyServer;

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.counters.Counters;
 import org.pagecache.counters.CountersSettings;
-import org.pagecache.key.Namespace;
+import org.pagecache.store.Namespace;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;

@@ -24,7 +24,7 @@ import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.stats.HandlerStats;
+import org.pagecache.internal.stats.HandlerStats;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.testing.Concurrently;
 import org.pagecache.testing.Eventually;

@@ -3,9 +3,9 @@ package org.pagecache.bench;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.pagecache.capture.Bodies;
-import org.pagecache.store.CachedPage;
-import org.pagecache.store.CachedPage.Header;
+import org.pagecache.internal.capture.Bodies;
+import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.CachedPage.Header;
 
 /**
  * The pages every benchmark uses: deterministic HTML of a given size that compresses like a real

@@ -5,7 +5,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
-import org.pagecache.capture.Bodies;
+import org.pagecache.internal.capture.Bodies;
 
 /**
  * The two servlets every benchmark compares PageCache with: the backend it protects (a handler of

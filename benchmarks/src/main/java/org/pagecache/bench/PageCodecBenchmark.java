@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.pagecache.store.CachedPage;
-import org.pagecache.store.PageCodec;
+import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.PageCodec;
 
 /**
  * Encoding and decoding one cached page entry with {@link PageCodec} (Kryo, hand-written layout),

@@ -10,8 +10,8 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.pagecache.key.Namespace;
-import org.pagecache.key.PageKey;
+import org.pagecache.store.Namespace;
+import org.pagecache.internal.key.PageKey;
 
 /**
  * Building a page's memcached key as the filter does on every request: {@link PageKey#canonical}

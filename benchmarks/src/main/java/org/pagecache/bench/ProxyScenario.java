@@ -28,7 +28,7 @@ import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.pagecache.PageCache;
 import org.pagecache.PageCacheConfig;
 import org.pagecache.PageCacheFilter;
-import org.pagecache.near.NearStats;
+import org.pagecache.internal.near.NearStats;
 import org.pagecache.testing.JettyServer;
 
 /**

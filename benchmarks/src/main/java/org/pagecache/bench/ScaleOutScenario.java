@@ -11,8 +11,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.pagecache.key.Namespace;
-import org.pagecache.key.PageKey;
+import org.pagecache.store.Namespace;
+import org.pagecache.internal.key.PageKey;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Store;
 

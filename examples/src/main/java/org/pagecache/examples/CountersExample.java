@@ -11,7 +11,7 @@ import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.Counters;
 import org.pagecache.counters.CountersSettings;
-import org.pagecache.key.Namespace;
+import org.pagecache.store.Namespace;
 import org.pagecache.store.MemcachedStore;
 
 /**

@@ -5,7 +5,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.pagecache.key.Namespace;
+import org.pagecache.store.Namespace;
 import org.pagecache.store.Store;
 
 /**
@@ -84,7 +84,7 @@ public final class Counters implements AutoCloseable {
   }
 
   /**
-   * Notes a request of this visitor (see {@link VisitorId}); counted once per window. Does
+   * Notes a request of this visitor (an id such as the session id or a hash of address and User-Agent); counted once per window. Does
    * nothing when online counting is off.
    */
   public void visit(String visitorId) {

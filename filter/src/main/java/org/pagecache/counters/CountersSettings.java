@@ -1,6 +1,6 @@
 package org.pagecache.counters;
 
-import org.pagecache.config.Durations;
+import org.pagecache.internal.config.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

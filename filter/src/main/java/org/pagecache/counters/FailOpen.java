@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import org.pagecache.store.GuardedStore;
+import org.pagecache.internal.store.GuardedStore;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 import org.slf4j.Logger;

@@ -1,10 +1,10 @@
 package org.pagecache.counters;
 
-import org.pagecache.config.Durations;
+import org.pagecache.internal.config.Durations;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import org.pagecache.key.Namespace;
+import org.pagecache.store.Namespace;
 import org.pagecache.store.Store;
 
 /**

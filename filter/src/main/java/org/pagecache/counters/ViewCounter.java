@@ -1,6 +1,6 @@
 package org.pagecache.counters;
 
-import org.pagecache.config.Durations;
+import org.pagecache.internal.config.Durations;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,7 +11,7 @@ import java.util.Map;
 import org.pagecache.counters.LastSeen.Seen;
 import org.pagecache.counters.StartValues.Origin;
 import org.pagecache.counters.StartValues.Start;
-import org.pagecache.key.Namespace;
+import org.pagecache.store.Namespace;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 

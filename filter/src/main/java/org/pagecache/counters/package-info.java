@@ -5,10 +5,9 @@
  * {@code add} for a start that no concurrent frontend can overwrite, a periodic flush of summed
  * views to the database, and rotating minute buckets for "online".
  *
- * <p>Public: {@link org.pagecache.counters.Counters} (the facade),
- * {@link org.pagecache.counters.CountersSettings}, the {@link org.pagecache.counters.CountSource}
- * and {@link org.pagecache.counters.CountSink} SPI, {@link org.pagecache.counters.Placeholders}
- * for cached HTML, {@link org.pagecache.counters.VisitorId} and
- * {@link org.pagecache.counters.ObjectKeys}. Everything else is an implementation detail.
+ * <p>API: {@link org.pagecache.counters.Counters} (the facade),
+ * {@link org.pagecache.counters.CountersSettings}, and the {@link org.pagecache.counters.CountSource}
+ * and {@link org.pagecache.counters.CountSink} SPI. Everything else is package-private, or in
+ * {@code org.pagecache.internal.counters} (placeholders, visitor ids, counter names).
  */
 package org.pagecache.counters;

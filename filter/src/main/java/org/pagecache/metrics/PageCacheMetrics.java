@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
 import org.pagecache.PageCache;
-import org.pagecache.stats.HandlerStats;
+import org.pagecache.internal.stats.HandlerStats;
 
 /**
  * Reports a {@link PageCache}'s per-handler counters to Micrometer, so the hit ratio of a whole

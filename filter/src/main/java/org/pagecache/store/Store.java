@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * What the page cache needs from memcached, and nothing more. Values are raw bytes: pages are
- * encoded by {@link PageCodec}, counters and tokens are plain decimal ASCII (so memcached's
+ * encoded by the engine's {@code PageCodec}, counters and tokens are plain decimal ASCII (so memcached's
  * {@code incr} works on them).
  *
  * <p>Semantics are memcached's, for every implementation:

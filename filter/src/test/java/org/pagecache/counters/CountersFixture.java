@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
-import org.pagecache.key.Namespace;
+import org.pagecache.store.Namespace;
 import org.pagecache.store.Store;
 import org.pagecache.testing.MutableClock;
 

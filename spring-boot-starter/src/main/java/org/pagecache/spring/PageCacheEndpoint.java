@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
-import org.pagecache.stats.HandlerStats;
+import org.pagecache.internal.stats.HandlerStats;
 import org.pagecache.store.StoreException;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;

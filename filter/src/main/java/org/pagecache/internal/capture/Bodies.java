@@ -1,0 +1,66 @@
+package org.pagecache.internal.capture;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+/** Body helpers: which types are worth compressing, gzip both ways, strong validators. */
+public final class Bodies {
+  /** Below this size gzip saves too little to be worth the header and the work. */
+  static final int MIN_GZIP_BYTES = 256;
+
+  private Bodies() {}
+
+  public static boolean compressible(String contentType, int length) {
+    if (contentType == null || length < MIN_GZIP_BYTES) {
+      return false;
+    }
+    String t = contentType.toLowerCase(Locale.ROOT);
+    int semi = t.indexOf(';');
+    if (semi >= 0) {
+      t = t.substring(0, semi).trim();
+    }
+    return t.startsWith("text/") || t.endsWith("+xml") || t.endsWith("+json")
+        || t.equals("application/json") || t.equals("application/javascript")
+        || t.equals("application/xml") || t.equals("image/svg+xml");
+  }
+
+  public static byte[] gzip(byte[] body) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(body.length / 3 + 64);
+    try (GZIPOutputStream gz = new GZIPOutputStream(out, 8192)) {
+      gz.write(body);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  /** Decompresses; the size bound keeps a hostile entry from inflating without limit. */
+  public static byte[] gunzip(byte[] body, int maxBytes) throws IOException {
+    try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(body), 8192)) {
+      byte[] out = in.readNBytes(maxBytes + 1);
+      if (out.length > maxBytes) {
+        throw new IOException("gzip body inflates beyond " + maxBytes + " bytes");
+      }
+      return out;
+    }
+  }
+
+  /** A strong validator of the identity body: 128 bits of SHA-256, URL-safe base64. */
+  public static String etag(byte[] identity) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(identity);
+      return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, 16));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,169 @@
+package org.pagecache.internal.capture;
+
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Whether a captured response may be stored and shared with other users, and for how long. Pure:
+ * the filter asks, this answers. Refusal reasons show up in {@code Cache-Status} and the trace.
+ *
+ * <p>Every signal by which a handler says "do not reuse this" is obeyed whatever the policy says:
+ * {@code Cache-Control: private, no-store, no-cache, max-age=0, s-maxage=0}, an {@code Expires}
+ * in the past or invalid (RFC 9111 5.3: {@code Expires: 0} means "already expired"), {@code Pragma:
+ * no-cache}, {@code Vary} naming {@code *}, and {@code Set-Cookie}. A positive lifetime
+ * ({@code max-age}, {@code s-maxage}, a future {@code Expires}) sets the TTL only with
+ * {@code cache-control=honor}; otherwise the policy's TTL stands.
+ */
+public final class Cacheability {
+  private Cacheability() {}
+
+  /**
+   * Null when the page may be stored; otherwise the reason it may not.
+   *
+   * @param nowMillis the time the response was made (an {@code Expires} before it is in the past)
+   */
+  public static String refusal(Captured c, Set<Integer> statuses, long nowMillis) {
+    if (c.passedThrough()) {
+      return c.overflowed() ? "too-large" : "async";
+    }
+    if (c.setsCookie()) {
+      return "set-cookie";
+    }
+    if (c.trailers()) {
+      return "trailers";
+    }
+    for (String cc : c.headerValues("Cache-Control")) {
+      String v = cc.toLowerCase(Locale.ROOT);
+      if (hasDirective(v, "private")) {
+        return "private";
+      }
+      if (hasDirective(v, "no-store")) {
+        return "no-store";
+      }
+      if (hasDirective(v, "no-cache")) {
+        return "no-cache";
+      }
+    }
+    Long sMaxAge = seconds(c, "s-maxage");
+    Long maxAge = seconds(c, "max-age");
+    if (sMaxAge != null && sMaxAge == 0) {
+      return "s-maxage-0";
+    }
+    if (sMaxAge == null && maxAge != null && maxAge == 0) {
+      return "max-age-0";
+    }
+    if (sMaxAge == null && maxAge == null && c.header("Expires") != null && expiresInMillis(c, nowMillis) <= 0) {
+      return "expires";
+    }
+    for (String pragma : c.headerValues("Pragma")) {
+      if (hasDirective(pragma.toLowerCase(Locale.ROOT), "no-cache")) {
+        return "pragma-no-cache";
+      }
+    }
+    for (String vary : c.headerValues("Vary")) {
+      for (String name : vary.split(",")) {
+        if (name.trim().equals("*")) {
+          return "vary-star";
+        }
+      }
+    }
+    if (c.header("Content-Encoding") != null) {
+      return "pre-encoded";
+    }
+    if (!statuses.contains(c.status())) {
+      return "status-" + c.status();
+    }
+    return null;
+  }
+
+  /**
+   * True when the handler forbids serving the page once it is stale ({@code must-revalidate},
+   * {@code proxy-revalidate}): it is then never served STALE, not during its grace, not after a
+   * refresh, not when its rebuild fails.
+   */
+  public static boolean forbidsStale(Captured c) {
+    for (String cc : c.headerValues("Cache-Control")) {
+      String v = cc.toLowerCase(Locale.ROOT);
+      if (hasDirective(v, "must-revalidate") || hasDirective(v, "proxy-revalidate")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The TTL the handler asked for with {@code s-maxage} (preferred, it is meant for shared caches),
+   * {@code max-age} or, without either, {@code Expires}, capped at {@code max}; null when it asked
+   * for none. Zero means "do not store".
+   */
+  public static Duration requestedTtl(Captured c, Duration max, long nowMillis) {
+    Long sMaxAge = seconds(c, "s-maxage");
+    Long chosen = sMaxAge != null ? sMaxAge : seconds(c, "max-age");
+    Duration d;
+    if (chosen != null) {
+      d = Duration.ofSeconds(chosen);
+    } else if (c.header("Expires") != null) {
+      d = Duration.ofMillis(Math.max(0, expiresInMillis(c, nowMillis)) / 1000 * 1000);
+    } else {
+      return null;
+    }
+    return d.compareTo(max) > 0 ? max : d;
+  }
+
+  /** The last value of a delta-seconds directive, or null when absent or not a number. */
+  private static Long seconds(Captured c, String directive) {
+    Long found = null;
+    for (String cc : c.headerValues("Cache-Control")) {
+      for (String d : cc.split(",")) {
+        String t = d.trim().toLowerCase(Locale.ROOT);
+        if (t.startsWith(directive + "=")) {
+          try {
+            found = Math.max(0, Long.parseLong(t.substring(directive.length() + 1).replace("\"", "").trim()));
+          } catch (NumberFormatException e) {
+            // an unreadable lifetime is ignored, as RFC 9111 1.2.2 asks
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * How far in the future {@code Expires} lies, measured from the response's {@code Date} when it
+   * has one (so a clock skew between handler and cache does not matter), else from now. An
+   * invalid date, such as the servlet idiom {@code Expires: 0}, is in the past.
+   */
+  private static long expiresInMillis(Captured c, long nowMillis) {
+    Long expires = httpDate(c.header("Expires"));
+    if (expires == null) {
+      return -1;
+    }
+    Long date = httpDate(c.header("Date"));
+    return expires - (date != null ? date : nowMillis);
+  }
+
+  private static Long httpDate(String value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      return ZonedDateTime.parse(value.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  private static boolean hasDirective(String cacheControl, String directive) {
+    for (String d : cacheControl.split(",")) {
+      String t = d.trim();
+      if (t.equals(directive) || t.startsWith(directive + "=")) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,42 @@
+package org.pagecache.internal.capture;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The request headers a handler read while the filter watched (through {@link CaptureRequest}),
+ * and whether it read a cookie: the evidence that tells an operator which inputs a page really
+ * depends on. Only reads through the request object PageCache passes on are seen; a filter placed
+ * before PageCache reads the container's request directly.
+ */
+public final class HeaderReads {
+  private final Set<String> names = ConcurrentHashMap.newKeySet();
+  private volatile boolean cookies;
+
+  void header(String name) {
+    if (name == null) {
+      return;
+    }
+    String lower = name.toLowerCase(Locale.ROOT);
+    if (lower.equals("cookie")) {
+      cookies = true;
+    } else {
+      names.add(lower);
+    }
+  }
+
+  void cookies() {
+    cookies = true;
+  }
+
+  /** The names read, lower case; {@code Cookie} is not among them (see {@link #readCookies()}). */
+  public Set<String> names() {
+    return names;
+  }
+
+  /** True when the handler read the cookies ({@code getCookies()} or the {@code Cookie} header). */
+  public boolean readCookies() {
+    return cookies;
+  }
+}

@@ -1,0 +1,195 @@
+package org.pagecache.internal.capture;
+
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.CachedPage.Header;
+
+/**
+ * Writes a stored page, or a captured response that is not stored, to the client. Takes care of
+ * the details older page caches got wrong: Content-Length exactly once (never with
+ * Transfer-Encoding), a 304 with setStatus (not sendError) carrying ETag/Vary/Cache-Control,
+ * {@code Vary: Accept-Encoding} whenever the body may be gzipped, HEAD without a body.
+ */
+public final class PageSender {
+  /** Headers a 304 repeats (RFC 9110 15.4.5); the rest describe a body that is not sent. */
+  private static final Set<String> NOT_MODIFIED_HEADERS =
+      Set.of("cache-control", "content-location", "expires", "vary");
+
+  private PageSender() {}
+
+  /** How the cache labels a response: {@code X-Cache} value and RFC 9211 {@code Cache-Status}. */
+  public record Label(String cacheHeader, String xCache, String cacheStatus) {
+    public void apply(HttpServletResponse res) {
+      if (cacheHeader != null) {
+        res.setHeader(cacheHeader, xCache);
+      }
+      res.setHeader("Cache-Status", cacheStatus);
+    }
+  }
+
+  /**
+   * Serves a stored page.
+   *
+   * @param rendered the identity body after placeholder substitution, or null to send the stored one
+   */
+  public static void send(HttpServletRequest req, HttpServletResponse res, CachedPage page,
+      long nowMillis, Label label, byte[] rendered, int maxBodyBytes) throws IOException {
+    send(req, res, page, nowMillis, label, rendered, null, maxBodyBytes);
+  }
+
+  /**
+   * Serves a stored page; {@code identity}, when given, supplies the inflated body of a gzipped
+   * page for clients without gzip (the near cache inflates it once per entry, not once per hit).
+   */
+  public static void send(HttpServletRequest req, HttpServletResponse res, CachedPage page,
+      long nowMillis, Label label, byte[] rendered, Supplier<byte[]> identity, int maxBodyBytes) throws IOException {
+    boolean gzip = rendered == null && page.gzipped() && acceptsGzip(req.getHeader("Accept-Encoding"));
+    String etag = rendered != null ? Bodies.etag(rendered) : gzip ? page.etag() + "-gz" : page.etag();
+    String quoted = "\"" + etag + "\"";
+
+    List<Header> headers = new ArrayList<>();
+    Set<String> vary = new LinkedHashSet<>();
+    String contentType = null;
+    for (Header h : page.headers()) {
+      if (h.name().equalsIgnoreCase("Vary")) {
+        for (String v : h.value().split(",")) {
+          if (!v.isBlank()) {
+            vary.add(v.trim());
+          }
+        }
+      } else if (h.name().equalsIgnoreCase("Content-Type")) {
+        contentType = h.value();
+      } else {
+        headers.add(h);
+      }
+    }
+    if (page.gzipped()) {
+      vary.add("Accept-Encoding");
+    }
+
+    // A page with substituted counters is a new representation on every serve: only its own tag matches.
+    String identityTag = rendered != null ? etag : page.etag();
+    boolean notModified = page.status() == 200 && matches(req.getHeader("If-None-Match"), identityTag, etag);
+    res.setStatus(notModified ? HttpServletResponse.SC_NOT_MODIFIED : page.status());
+    for (Header h : headers) {
+      if (!notModified || NOT_MODIFIED_HEADERS.contains(h.name().toLowerCase(Locale.ROOT))) {
+        res.addHeader(h.name(), h.value());
+      }
+    }
+    if (!vary.isEmpty()) {
+      res.setHeader("Vary", String.join(", ", vary));
+    }
+    res.setHeader("ETag", quoted);
+    res.setHeader("Age", Long.toString(Math.max(0, (nowMillis - page.builtAtMillis()) / 1000)));
+    label.apply(res);
+    if (notModified) {
+      return;
+    }
+    if (contentType != null) {
+      res.setContentType(contentType);
+    }
+    byte[] body;
+    if (rendered != null) {
+      body = rendered;
+    } else if (gzip) {
+      res.setHeader("Content-Encoding", "gzip");
+      body = page.body();
+    } else if (page.gzipped()) {
+      body = identity != null ? identity.get() : Bodies.gunzip(page.body(), maxBodyBytes);
+    } else {
+      body = page.body();
+    }
+    res.setContentLength(body.length);
+    if (!"HEAD".equals(req.getMethod())) {
+      res.getOutputStream().write(body);
+    }
+  }
+
+  /** Sends a captured response as the handler wrote it (not stored, or not storable). */
+  public static void replay(HttpServletRequest req, HttpServletResponse res, Captured c, Label label)
+      throws IOException {
+    if (c.passedThrough()) {
+      return; // already on its way to the client
+    }
+    label.apply(res);
+    if (c.sentError()) {
+      res.sendError(c.status(), c.errorMessage().isEmpty() ? null : c.errorMessage());
+      return;
+    }
+    res.setStatus(c.status());
+    for (Header h : c.headers()) {
+      if (h.name().equalsIgnoreCase("Content-Type")) {
+        res.setContentType(h.value());
+      } else if (!h.name().equalsIgnoreCase(PageBuilder.TAGS_HEADER)) {
+        res.addHeader(h.name(), h.value());
+      }
+    }
+    for (Cookie cookie : c.cookies()) {
+      res.addCookie(cookie);
+    }
+    res.setContentLength(c.body().length);
+    if (!"HEAD".equals(req.getMethod()) && c.body().length > 0) {
+      res.getOutputStream().write(c.body());
+    }
+  }
+
+  /** Whether the client takes gzip: a gzip (or *) coding with a q-value above 0. */
+  static boolean acceptsGzip(String acceptEncoding) {
+    if (acceptEncoding == null) {
+      return false;
+    }
+    Boolean gzip = null;
+    boolean star = false;
+    for (String part : acceptEncoding.split(",")) {
+      String[] bits = part.trim().split(";");
+      String coding = bits[0].trim().toLowerCase(Locale.ROOT);
+      boolean ok = true;
+      for (int i = 1; i < bits.length; i++) {
+        String p = bits[i].trim().toLowerCase(Locale.ROOT);
+        if (p.startsWith("q=")) {
+          try {
+            ok = Double.parseDouble(p.substring(2)) > 0;
+          } catch (NumberFormatException e) {
+            ok = false;
+          }
+        }
+      }
+      if (coding.equals("gzip") || coding.equals("x-gzip")) {
+        gzip = ok;
+      } else if (coding.equals("*")) {
+        star = ok;
+      }
+    }
+    return gzip != null ? gzip : star;
+  }
+
+  /** If-None-Match against either representation of the page (weak comparison, RFC 9110 13.1.2). */
+  static boolean matches(String ifNoneMatch, String identityTag, String sentTag) {
+    if (ifNoneMatch == null) {
+      return false;
+    }
+    for (String candidate : ifNoneMatch.split(",")) {
+      String t = candidate.trim();
+      if (t.equals("*")) {
+        return true;
+      }
+      if (t.startsWith("W/")) {
+        t = t.substring(2);
+      }
+      t = t.replace("\"", "");
+      if (t.equals(sentTag) || t.equals(identityTag) || t.equals(identityTag + "-gz")) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

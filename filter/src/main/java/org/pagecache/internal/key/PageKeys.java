@@ -1,0 +1,92 @@
+package org.pagecache.internal.key;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.pagecache.CookieRule;
+import org.pagecache.store.Namespace;
+
+/**
+ * The one place a page's memcached key is made, for a request being served and for a URL being
+ * evicted alike: scheme, host, port, path, sorted query ({@link PageKey}), the values of the
+ * headers the handler's pages vary on, and the request's own key parts ({@link RequestParts}:
+ * forwarded headers, cookies a policy varies on), hashed under the namespace ({@link Namespace#page}).
+ *
+ * <p>The headers a handler varies on are its policy's {@code vary=}, then every header its
+ * responses named in {@code Vary} (learned by this JVM as they are seen).
+ */
+public final class PageKeys {
+  private final Namespace namespace;
+  private final Map<String, Set<String>> learnedVary = new ConcurrentHashMap<>();
+
+  public PageKeys(Namespace namespace) {
+    this.namespace = namespace;
+  }
+
+  /** The policy's vary headers, then the learned ones, sorted: the same order on every JVM. */
+  public List<String> varyHeaders(String handler, List<String> policyVary) {
+    Set<String> learned = learnedVary.get(handler);
+    if (learned == null || learned.isEmpty()) {
+      return policyVary;
+    }
+    List<String> all = new ArrayList<>(policyVary);
+    for (String h : learned) {
+      if (!all.contains(h)) {
+        all.add(h);
+      }
+    }
+    Collections.sort(all.subList(policyVary.size(), all.size()));
+    return all;
+  }
+
+  /** Remembers headers a response of the handler varied on; true when one of them is new. */
+  public boolean learnVary(String handler, Collection<String> headers) {
+    Set<String> set = learnedVary.computeIfAbsent(handler, h -> ConcurrentHashMap.newKeySet());
+    boolean added = false;
+    for (String h : headers) {
+      added |= set.add(h);
+    }
+    return added;
+  }
+
+  /** The key of the page this request gets from the handler. */
+  public String forRequest(HttpServletRequest req, String handler, List<String> varyHeaders, List<String[]> requestParts) {
+    List<String[]> parts = new ArrayList<>(varyHeaders.size() + requestParts.size());
+    for (String name : varyHeaders) {
+      parts.add(new String[] {name, headerValue(req, name)});
+    }
+    parts.addAll(requestParts);
+    return namespace.page(handler, PageKey.canonical(req.getScheme(), req.getServerName(), req.getServerPort(),
+        req.getRequestURI(), req.getQueryString(), parts));
+  }
+
+  /**
+   * The key of the page a plain request for this URL gets: no varied header, no cookie, no
+   * forwarded header (what {@code PageCache.evict(url)} removes).
+   */
+  public String forUrl(String scheme, String host, int port, String rawPath, String rawQuery, String handler,
+      List<String> varyHeaders, CookieRule cookies) {
+    List<String[]> parts = new ArrayList<>();
+    for (String name : varyHeaders) {
+      parts.add(new String[] {name, ""});
+    }
+    parts.addAll(RequestParts.ofPlainRequest(cookies));
+    return namespace.page(handler, PageKey.canonical(scheme, host, port, rawPath, rawQuery, parts));
+  }
+
+  /**
+   * Every value of a request header, repeated headers included, in order; "" when absent. The one
+   * header lookup of keys: repeated headers are joined with a line break, which no header value
+   * holds, so {@code X: a} twice is not the page of {@code X: a,a} (an application reading
+   * {@code getHeader} sees {@code a} in one case and {@code a,a} in the other).
+   */
+  public static String headerValue(HttpServletRequest req, String name) {
+    List<String> values = Collections.list(req.getHeaders(name));
+    return values.isEmpty() ? "" : values.size() == 1 ? values.get(0) : String.join("\n", values);
+  }
+}

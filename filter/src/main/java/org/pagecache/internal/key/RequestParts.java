@@ -1,0 +1,107 @@
+package org.pagecache.internal.key;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.pagecache.CookieRule;
+
+/**
+ * What of a request, besides its URL and the headers a policy varies on, decides which page it
+ * gets; or why it must not share a page at all. Computed before the lookup, from the request alone.
+ *
+ * <ul>
+ *   <li>Headers that decide which site or URL a request is for ({@link #SITE_HEADERS}) are part of
+ *       the key whenever present: an application behind a proxy builds its links from them, so an
+ *       attacker's {@code X-Forwarded-Host} only ever fills an entry that only the attacker asks
+ *       for (unkeyed-input cache poisoning, Kettle 2018).
+ *   <li>A method override ({@link #METHOD_OVERRIDES}) bypasses: a framework that honours it treats
+ *       the GET as a DELETE or a POST, whose answer is not a page to share, under any key.
+ *   <li>Cookies follow the policy's {@link CookieRule}; ignored cookies never count.
+ * </ul>
+ *
+ * @param bypass   null when the request may use the cache, else the reason it may not
+ * @param cookies  the names of the cookies that made it bypass (names only, never values)
+ * @param keyParts name/value pairs to add to the page key (names are lower case; cookies are
+ *                 {@code cookie:NAME}, which no header name can spell)
+ */
+public record RequestParts(String bypass, List<String> cookies, List<String[]> keyParts) {
+  /** Headers that say which host, scheme, port or path the request is for; keyed whenever present. */
+  public static final List<String> SITE_HEADERS = List.of("x-forwarded-host", "x-forwarded-proto",
+      "x-forwarded-scheme", "x-forwarded-port", "x-forwarded-prefix", "x-forwarded-server", "forwarded",
+      "x-host", "x-original-url", "x-rewrite-url");
+  /** Headers that make frameworks treat a request as another method. */
+  public static final List<String> METHOD_OVERRIDES = List.of("x-http-method-override", "x-http-method",
+      "x-method-override");
+
+  private static final RequestParts PLAIN = new RequestParts(null, List.of(), List.of());
+
+  public RequestParts {
+    cookies = List.copyOf(cookies);
+    keyParts = List.copyOf(keyParts);
+  }
+
+  /**
+   * @param sessionCookie the container's session cookie name: it follows {@code sessions=}, not the cookie rule
+   */
+  public static RequestParts of(HttpServletRequest req, CookieRule rule, IgnoredCookies ignored, String sessionCookie) {
+    for (String name : METHOD_OVERRIDES) {
+      if (req.getHeader(name) != null) {
+        return new RequestParts("method-override", List.of(), List.of());
+      }
+    }
+    List<String[]> parts = null;
+    for (String name : SITE_HEADERS) {
+      String value = joined(req, name);
+      if (value != null) {
+        parts = parts == null ? new ArrayList<>(2) : parts;
+        parts.add(new String[] {name, value});
+      }
+    }
+    if (rule.mode() == CookieRule.Mode.IGNORE) {
+      return parts == null ? PLAIN : new RequestParts(null, List.of(), parts);
+    }
+    Map<String, List<String>> cookies = req.getHeader("Cookie") == null ? Map.of()
+        : CookieNames.parse(Collections.list(req.getHeaders("Cookie")));
+    List<String> significant = null;
+    for (String name : cookies.keySet()) {
+      if (!rule.vary().contains(name) && !name.equals(sessionCookie) && !ignored.ignored(name)) {
+        significant = significant == null ? new ArrayList<>(2) : significant;
+        significant.add(name);
+      }
+    }
+    if (significant != null) {
+      return new RequestParts("cookie", significant, List.of());
+    }
+    for (String name : rule.vary()) { // absent or not, so a visitor without the cookie has one entry
+      List<String> values = cookies.get(name);
+      parts = parts == null ? new ArrayList<>(2) : parts;
+      parts.add(new String[] {"cookie:" + name, values == null ? null : String.join("; ", values)});
+    }
+    return parts == null ? PLAIN : new RequestParts(null, List.of(), parts);
+  }
+
+  /**
+   * The key parts of a request that carries no cookie and no forwarded header, the page
+   * {@code PageCache.evict(url)} names: under {@code cookies=vary:} its cookies are keyed as absent.
+   */
+  public static List<String[]> ofPlainRequest(CookieRule rule) {
+    List<String[]> parts = new ArrayList<>(rule.vary().size());
+    for (String name : rule.vary()) {
+      parts.add(new String[] {"cookie:" + name, null});
+    }
+    return parts;
+  }
+
+  /** Every value of a header, repeated headers included, in order; null when absent. */
+  private static String joined(HttpServletRequest req, String name) {
+    return req.getHeader(name) == null ? null : PageKeys.headerValue(req, name);
+  }
+
+  /** Lower-case header names that this request's key covers, besides the policy's vary headers. */
+  public static boolean keyedHeader(String lowerCaseName) {
+    return SITE_HEADERS.contains(lowerCaseName) || METHOD_OVERRIDES.contains(lowerCaseName)
+        || lowerCaseName.equals("host") || lowerCaseName.equals("cookie");
+  }
+}

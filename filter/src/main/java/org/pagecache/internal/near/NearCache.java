@@ -1,0 +1,212 @@
+package org.pagecache.internal.near;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+import org.pagecache.internal.capture.Bodies;
+import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.CachedPage.Header;
+import org.pagecache.internal.store.CachedPage.TagVersion;
+
+/**
+ * The pages this JVM served recently, decoded, so a hot page costs no memcached round trip: a
+ * bounded in-memory cache (Caffeine, weighed by bytes) keyed by the exact memcached page key.
+ *
+ * <p>An entry remembers when this JVM last saw that memcached holds its page ({@code verifiedAt}:
+ * the time of the lookup that read it, or of the store that wrote it). It is <em>trusted</em> for
+ * {@code near.trust} after that; the caller then still judges it with {@code Freshness.classify}
+ * against the handler token and tag versions this JVM knows (which a refresh or invalidation made
+ * here raises at once). Past the trust window the request reads memcached as usual and the entry
+ * is verified again, so a refresh, tag invalidation, evict or rebuild made by another JVM is seen
+ * here within the trust window: the same bound {@code tag.cache} gives tags.
+ *
+ * <p>For clients without gzip, the identity body of a gzipped page is inflated once per entry, on
+ * its first such serve, instead of on every hit.
+ *
+ * <pre>{@code
+ * NearCache near = NearCache.of(64L << 20, Duration.ofSeconds(1), clock, 1 << 23);
+ * NearCache.Entry e = near.trusted(key);         // null: ask memcached
+ * near.remember(key, "article", page, askedAt);  // after memcached answered FRESH, or after a store
+ * }</pre>
+ */
+public final class NearCache {
+  /** Bytes an entry costs besides its bodies and headers (objects, key, Caffeine's node): an estimate. */
+  private static final int ENTRY_OVERHEAD = 400;
+
+  private final Cache<String, Entry> cache; // null when off
+  private final long trustMillis;
+  private final long maxBytes;
+  private final Clock clock;
+  private final int maxBodyBytes;
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
+
+  private NearCache(long maxBytes, Duration trust, Clock clock, int maxBodyBytes) {
+    boolean on = maxBytes > 0 && !trust.isZero();
+    this.trustMillis = trust.toMillis();
+    this.maxBytes = on ? maxBytes : 0;
+    this.clock = clock;
+    this.maxBodyBytes = maxBodyBytes;
+    this.cache = on
+        // Evictions run on the writing thread (a few pointer moves), not later on the common pool:
+        // the memory bound holds at once, and no pool thread is shared with the container's work.
+        ? Caffeine.newBuilder().maximumWeight(maxBytes).weigher((String k, Entry e) -> e.weight())
+            .executor(Runnable::run).build()
+        : null;
+  }
+
+  /**
+   * A near cache holding at most {@code maxBytes} (estimated) and trusting an entry for
+   * {@code trust} after memcached last confirmed it; either 0 turns it off (every hit asks
+   * memcached). {@code maxBodyBytes} bounds an inflated body.
+   */
+  public static NearCache of(long maxBytes, Duration trust, Clock clock, int maxBodyBytes) {
+    return new NearCache(maxBytes, trust, clock, maxBodyBytes);
+  }
+
+  public boolean enabled() {
+    return cache != null;
+  }
+
+  /**
+   * The entry for the key if memcached confirmed it less than the trust window ago, else null.
+   * Whether it may be served is still the caller's decision (freshness, token, tags, vary).
+   */
+  public Entry trusted(String key) {
+    if (cache == null) {
+      return null;
+    }
+    Entry e = cache.getIfPresent(key);
+    return e != null && clock.millis() - e.verifiedAtMillis < trustMillis ? e : null;
+  }
+
+  /** Counts a request the near cache answered ({@code true}) or had to pass to memcached. */
+  public void counted(boolean hit) {
+    if (cache != null) {
+      (hit ? hits : misses).increment();
+    }
+  }
+
+  /**
+   * Remembers a page memcached held at {@code verifiedAtMillis} (read by a lookup that started
+   * then, or just written). The same page seen again keeps its inflated body and only moves its
+   * verification time forward.
+   */
+  public void remember(String key, String handler, CachedPage page, long verifiedAtMillis) {
+    if (cache == null || page.isUncacheableMarker() || page.body().length > maxBodyBytes) {
+      return;
+    }
+    cache.asMap().compute(key, (k, old) -> old != null && samePage(old.page, page)
+        ? old.verifiedAt(Math.max(old.verifiedAtMillis, verifiedAtMillis))
+        : new Entry(key, handler, page, verifiedAtMillis, null));
+  }
+
+  /** Forgets one page (an evict, or an entry found no longer servable). */
+  public void drop(String key) {
+    if (cache != null) {
+      cache.invalidate(key);
+    }
+  }
+
+  /** Forgets every page of the handler (a refresh made in this JVM). */
+  public void dropHandler(String handler) {
+    if (cache != null) {
+      cache.asMap().values().removeIf(e -> e.handler.equals(handler));
+    }
+  }
+
+  /** Forgets every page carrying the tag (an invalidation made in this JVM). */
+  public void dropTag(String tag) {
+    if (cache != null) {
+      cache.asMap().values().removeIf(e -> e.page.tags().stream().anyMatch(t -> t.tag().equals(tag)));
+    }
+  }
+
+  /**
+   * The identity body of a page this request got from the near cache, inflated at most once per
+   * entry (the entry is re-weighed with it); for any other page, a supplier that inflates it.
+   */
+  public Supplier<byte[]> identityBody(Entry served, CachedPage page) {
+    if (served == null || served.page != page || cache == null) {
+      return () -> inflate(page);
+    }
+    return () -> {
+      byte[] known = served.identity;
+      if (known != null) {
+        return known;
+      }
+      byte[] body = inflate(page);
+      cache.asMap().replace(served.key, served, new Entry(served.key, served.handler, page, served.verifiedAtMillis, body));
+      return body;
+    };
+  }
+
+  private byte[] inflate(CachedPage page) {
+    if (!page.gzipped()) {
+      return page.body();
+    }
+    try {
+      return Bodies.gunzip(page.body(), maxBodyBytes);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** What the admin page and {@code api/stats} show. */
+  public NearStats stats() {
+    if (cache == null) {
+      return new NearStats(false, 0, 0, 0, trustMillis, 0, 0);
+    }
+    long bytes = cache.policy().eviction().map(ev -> ev.weightedSize().orElse(0L)).orElse(0L);
+    return new NearStats(true, cache.estimatedSize(), bytes, maxBytes, trustMillis, hits.sum(), misses.sum());
+  }
+
+  private static boolean samePage(CachedPage a, CachedPage b) {
+    return a.builtAtMillis() == b.builtAtMillis() && a.token() == b.token() && a.etag().equals(b.etag())
+        && a.gzipped() == b.gzipped() && a.tags().equals(b.tags()) && a.vary().equals(b.vary());
+  }
+
+  /**
+   * One remembered page. Immutable: a new verification or an inflated body replaces the entry (so
+   * Caffeine weighs it again).
+   */
+  public static final class Entry {
+    final String key;
+    final String handler;
+    final CachedPage page;
+    final long verifiedAtMillis;
+    final byte[] identity;
+
+    Entry(String key, String handler, CachedPage page, long verifiedAtMillis, byte[] identity) {
+      this.key = key;
+      this.handler = handler;
+      this.page = page;
+      this.verifiedAtMillis = verifiedAtMillis;
+      this.identity = identity;
+    }
+
+    public CachedPage page() {
+      return page;
+    }
+
+    Entry verifiedAt(long millis) {
+      return new Entry(key, handler, page, millis, identity);
+    }
+
+    int weight() {
+      long w = ENTRY_OVERHEAD + 2L * key.length() + page.body().length + (identity != null && identity != page.body() ? identity.length : 0);
+      for (Header h : page.headers()) {
+        w += 48 + 2L * (h.name().length() + h.value().length());
+      }
+      for (TagVersion t : page.tags()) {
+        w += 48 + 2L * t.tag().length();
+      }
+      return (int) Math.min(Integer.MAX_VALUE, w);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package org.pagecache.store;
+
+import org.pagecache.internal.key.KeyParts;
+
+/**
+ * Every key PageCache writes, under one namespace and one letter per kind, so that kinds never
+ * collide whatever a URL or tag contains:
+ * <pre>
+ *   ns:p:handler:request   page entry          ns:t:handler   update token
+ *   ns:g:tag               tag version         ns:l:page      rebuild lock
+ *   ns:v:object            view counter        ns:o:bucket    online bucket
+ *   ns:u:visitor           online visitor seen
+ * </pre>
+ * The namespace also carries the entry format version, so two application versions in a rolling
+ * deploy never read each other's entries.
+ */
+public record Namespace(String name) {
+  /** Bumped when the stored entry format changes incompatibly. */
+  public static final int FORMAT = 2;
+
+  public Namespace {
+    if (name == null || !name.matches("[A-Za-z0-9_.-]{1,32}")) {
+      throw new IllegalArgumentException("namespace: '" + name
+          + "' is not a namespace; use 1 to 32 characters of A-Z a-z 0-9 _ . -, e.g. pc");
+    }
+  }
+
+  private String prefix(char kind) {
+    return name + FORMAT + ":" + kind + ":";
+  }
+
+  public String page(String handler, String canonicalRequest) {
+    return prefix('p') + KeyParts.part(handler) + ":" + KeyParts.hashed(canonicalRequest);
+  }
+
+  public String token(String handler) {
+    return prefix('t') + KeyParts.part(handler);
+  }
+
+  public String tag(String tag) {
+    return prefix('g') + KeyParts.part(tag);
+  }
+
+  /** The lock of a page, derived from the page key so every page has exactly one. */
+  public String lock(String pageKey) {
+    return prefix('l') + KeyParts.hashed(pageKey);
+  }
+
+  public String views(String objectKey) {
+    return prefix('v') + KeyParts.part(objectKey);
+  }
+
+  public String onlineBucket(int bucket) {
+    return prefix('o') + bucket;
+  }
+
+  public String visitor(String visitorId) {
+    return prefix('u') + KeyParts.hashed(visitorId);
+  }
+}

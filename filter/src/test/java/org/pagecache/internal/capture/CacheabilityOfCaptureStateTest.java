@@ -1,0 +1,79 @@
+package org.pagecache.internal.capture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import jakarta.servlet.http.Cookie;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.pagecache.CachePolicy;
+import org.pagecache.internal.store.CachedPage.Header;
+
+/**
+ * {@link Cacheability} on what only the capture knows (passed through, trailers, cookies added
+ * with addCookie, an encoded body) and on unusual lifetime headers: the cases
+ * {@code CacheabilityTest} (HTTP header signals) does not cover. A separate class because the test
+ * suite is being restructured in parallel and existing test files are left alone.
+ */
+class CacheabilityOfCaptureStateTest {
+  private static final long NOW = Instant.parse("2026-01-01T12:00:00Z").toEpochMilli();
+  private static final Set<Integer> STATUSES = CachePolicy.DEFAULT_STATUSES;
+  private static final Duration HOUR = Duration.ofHours(1);
+
+  private static List<Header> headers(String... pairs) {
+    List<Header> list = new ArrayList<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      list.add(new Header(pairs[i], pairs[i + 1]));
+    }
+    return list;
+  }
+
+  private static Captured page(String... pairs) {
+    return new Captured(200, headers(pairs), List.of(), new byte[0], null, false, false, false);
+  }
+
+  @Test
+  void aPageThatOutgrewTheCaptureIsTooLargeAndOneThatWentAsyncIsAsync() {
+    Captured tooLarge = new Captured(200, List.of(), List.of(), new byte[0], null, true, true, false);
+    Captured async = new Captured(200, List.of(), List.of(), new byte[0], null, false, true, false);
+    assertEquals("too-large", Cacheability.refusal(tooLarge, STATUSES, NOW));
+    assertEquals("async", Cacheability.refusal(async, STATUSES, NOW));
+  }
+
+  @Test
+  void aCookieAddedWithAddCookieOrAnOldSetCookie2IsNeverStored() {
+    Captured added = new Captured(200, List.of(), List.of(new Cookie("session", "s1")), new byte[0], null, false,
+        false, false);
+    assertEquals("set-cookie", Cacheability.refusal(added, STATUSES, NOW));
+    assertEquals("set-cookie", Cacheability.refusal(page("Set-Cookie2", "a=b"), STATUSES, NOW));
+  }
+
+  @Test
+  void aPageWithTrailersIsNeverStored() {
+    Captured trailers = new Captured(200, List.of(), List.of(), new byte[0], null, false, false, true);
+    assertEquals("trailers", Cacheability.refusal(trailers, STATUSES, NOW));
+  }
+
+  @Test
+  void aBodyTheHandlerEncodedItselfIsNotStored() {
+    assertEquals("pre-encoded", Cacheability.refusal(page("Content-Encoding", "gzip"), STATUSES, NOW));
+  }
+
+  @Test
+  void everyCacheControlHeaderCountsNotOnlyTheFirst() {
+    assertEquals("no-store", Cacheability.refusal(page("Cache-Control", "public", "Cache-Control", "no-store"),
+        STATUSES, NOW));
+  }
+
+  @Test
+  void anUnreadableLifetimeIsIgnoredAndTheLastReadableOneCounts() {
+    assertNull(Cacheability.requestedTtl(page("Cache-Control", "max-age=soon"), HOUR, NOW));
+    assertEquals(Duration.ofSeconds(20),
+        Cacheability.requestedTtl(page("Cache-Control", "max-age=10", "Cache-Control", "max-age=\"20\""), HOUR, NOW));
+    assertEquals(Duration.ZERO, Cacheability.requestedTtl(page("Cache-Control", "max-age=-5"), HOUR, NOW));
+  }
+}
