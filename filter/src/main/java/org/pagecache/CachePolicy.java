@@ -34,6 +34,28 @@ import org.pagecache.CookieRule;
  *       shown on the admin page and logged; strict: such pages are not stored</td></tr>
  *   <tr><td>harmless</td><td>request headers the handler reads that do not change its pages (|-separated)</td></tr>
  * </table>
+ *
+ * @param handler the handler's name: the servlet's name, {@link PageCache#HANDLER_ATTRIBUTE}, or
+ *     the name a policy is configured under
+ * @param ttl how long a page is fresh
+ * @param grace how long after {@code ttl} a stale page may still be served while one request
+ *     rebuilds it; 0 serves no stale page
+ * @param vary request header names (lower case) whose values make different pages
+ * @param statuses the response statuses whose pages are stored
+ * @param paths URL patterns ({@code /exact}, {@code /prefix/*}, {@code *.ext}) whose requests
+ *     belong to this handler; empty when only the servlet or the handler attribute decides
+ * @param honorCacheControl true ({@code cache-control=honor}): the handler's {@code s-maxage} or
+ *     {@code max-age} sets the TTL, up to {@code ttlMax}
+ * @param ttlMax the longest TTL taken from Cache-Control
+ * @param allowAuthorized true: requests with an Authorization header are cached too; false: they
+ *     bypass the cache
+ * @param allowSessions true: requests with a session id are cached too; false: they bypass the cache
+ * @param earlyRefresh strength of the early refresh of hot pages, from 0 (off) to 10; {@code on} is 1.0
+ * @param enabled false: this handler's pages are never cached
+ * @param cookies how the pages depend on request cookies
+ * @param strictHeaders true ({@code headers=strict}): a page whose handler read a request header
+ *     that is not in the key is not stored; false: it is only reported
+ * @param harmless request header names (lower case) the handler reads that do not change its pages
  */
 public record CachePolicy(
     String handler,
@@ -52,10 +74,15 @@ public record CachePolicy(
     boolean strictHeaders,
     List<String> harmless) {
 
+  /** The statuses cached when a policy sets no {@code statuses}: 200, 203, 300, 301 and 308. */
   public static final Set<Integer> DEFAULT_STATUSES = Set.of(200, 203, 300, 301, 308);
   private static final String KEYS = "ttl, grace, vary, statuses, paths, cache-control, ttl-max, authorized,"
       + " sessions, early-refresh, enabled, cookies, headers, harmless";
 
+  /**
+   * Copies the lists and the set, so a policy never changes once made. Values are not checked
+   * here: build policies with {@link #defaults} and {@link #with(String)}, which validate the spec.
+   */
   public CachePolicy {
     vary = List.copyOf(vary);
     statuses = Set.copyOf(statuses);
@@ -75,7 +102,15 @@ public record CachePolicy(
         allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless);
   }
 
-  /** This policy with the settings of a spec applied on top; the handler name is kept. */
+  /**
+   * This policy with the settings of a spec applied on top; the handler name is kept.
+   *
+   * @param spec a policy spec such as {@code ttl=5m, vary=Accept-Language}; keys it does not name
+   *     keep this policy's values
+   * @throws IllegalArgumentException when an item is not {@code key=value}, a key is unknown, a
+   *     value is not accepted, or the resulting ttl is 0; the message names
+   *     {@code policies[handler].key} and what is accepted
+   */
   public CachePolicy with(String spec) {
     String param = "policies[" + handler + "]";
     Duration ttl = this.ttl;

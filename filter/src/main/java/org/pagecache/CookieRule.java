@@ -16,18 +16,38 @@ import org.pagecache.internal.key.CookieNames;
  *   <li>{@code ignore}: the policy states that no page of this handler depends on a cookie.
  * </ul>
  * The session cookie keeps its own rule ({@code sessions=}).
+ *
+ * @param mode which of the three rules applies
+ * @param vary the names of the cookies the page is keyed on, for {@link Mode#VARY}; empty otherwise
  */
 public record CookieRule(Mode mode, List<String> vary) {
   /** The three modes. */
-  public enum Mode { BYPASS, VARY, IGNORE }
+  public enum Mode {
+    /** A request with a cookie that is not ignored bypasses the cache ({@code bypass}). */
+    BYPASS,
+    /** Pages are keyed on the named cookies; any other cookie that is not ignored bypasses ({@code vary:NAME|NAME}). */
+    VARY,
+    /** No page depends on a cookie, so cookies do not bypass the cache ({@code ignore}). */
+    IGNORE
+  }
 
+  /** The default rule, {@code bypass}. */
   public static final CookieRule BYPASS = new CookieRule(Mode.BYPASS, List.of());
 
+  /**
+   * Copies {@code vary}, so a rule never changes once made. Cookie names are not checked here:
+   * {@link #parse} checks them.
+   */
   public CookieRule {
     vary = List.copyOf(vary);
   }
 
-  /** Parses {@code bypass}, {@code ignore} or {@code vary:NAME|NAME}; {@code param} names the setting in errors. */
+  /**
+   * Parses {@code bypass}, {@code ignore} or {@code vary:NAME|NAME}; {@code param} names the setting in errors.
+   *
+   * @throws IllegalArgumentException when the value is none of these or a name is not a valid
+   *     cookie name; the message starts with {@code param}
+   */
   public static CookieRule parse(String param, String value) {
     String v = value.trim();
     switch (v.toLowerCase(Locale.ROOT)) {

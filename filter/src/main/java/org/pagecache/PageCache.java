@@ -144,19 +144,42 @@ public final class PageCache implements AutoCloseable {
     this.servletContext = context;
   }
 
-  /** What a refresh did. {@code known} is false for a handler this cache has never seen nor configured. */
+  /**
+   * What a refresh did. {@code known} is false for a handler this cache has never seen nor configured.
+   *
+   * @param handler the handler refreshed
+   * @param token its new update token: the time of the refresh in epoch milliseconds, raised past
+   *     the previous token when clocks disagree
+   * @param known false for a handler this cache has never seen nor configured (perhaps misspelt)
+   */
   public record Refresh(String handler, long token, boolean known) {}
 
-  /** What a tag invalidation did. */
+  /**
+   * What a tag invalidation did.
+   *
+   * @param tag the tag invalidated
+   * @param version its new version: the time of the invalidation in epoch milliseconds, raised
+   *     past the previous version when clocks disagree
+   */
   public record TagInvalidation(String tag, long version) {}
 
-  /** What an eviction did: the handler the URL belongs to and whether a page was stored. */
+  /**
+   * What an eviction did: the handler the URL belongs to and whether a page was stored.
+   *
+   * @param url the URL as given
+   * @param handler the handler the URL belongs to ({@code default} when none matches)
+   * @param existed true when a page was stored under the URL and is now removed
+   */
   public record Eviction(String url, String handler, boolean existed) {}
 
   /**
    * Makes every page of the handler STALE (never flush_all: other handlers keep their pages).
    * Each stale page is rebuilt by one request while the others are served the stale copy.
    *
+   * @param handler the handler's name: the servlet's name unless a policy or
+   *     {@link #HANDLER_ATTRIBUTE} names it
+   * @throws IllegalArgumentException when the name is empty, longer than 200 characters, or holds
+   *     control or invisible characters
    * @throws org.pagecache.store.StoreException when memcached could not be written: the refresh
    *     did not happen and must not be reported as done
    */
@@ -177,7 +200,15 @@ public final class PageCache implements AutoCloseable {
     return new Refresh(handler, token, known);
   }
 
-  /** Makes every page carrying the tag STALE, across all handlers. */
+  /**
+   * Makes every page carrying the tag STALE, across all handlers. Other JVMs see the invalidation
+   * within {@code tag.cache} (default 1s).
+   *
+   * @throws IllegalArgumentException when the tag is empty, longer than 200 characters, or holds
+   *     spaces, commas, control or invisible characters
+   * @throws org.pagecache.store.StoreException when memcached could not be written: the tag was
+   *     not invalidated
+   */
   public TagInvalidation invalidateTag(String tag) {
     checkTag(tag);
     long version = tags.invalidate(tag);
@@ -189,6 +220,10 @@ public final class PageCache implements AutoCloseable {
   /**
    * Removes one page, given its absolute URL ({@code https://host/path?query}). The variant for
    * requests without any varied header is removed; use tags for pages that vary.
+   *
+   * @throws IllegalArgumentException when {@code url} is not an absolute URL
+   * @throws org.pagecache.store.StoreException when memcached could not be reached: the page may
+   *     still be stored
    */
   public Eviction evict(String url) {
     URI uri;
@@ -238,14 +273,25 @@ public final class PageCache implements AutoCloseable {
     return counters;
   }
 
+  /**
+   * This JVM's per-handler counts (hits, stale, misses, bypasses and their reasons, rebuilds), as
+   * the admin page and {@link org.pagecache.metrics.PageCacheMetrics} read them. Its type lives in
+   * {@code org.pagecache.internal} and may change: prefer the metrics or the admin JSON.
+   */
   public CacheStats stats() {
     return stats;
   }
 
+  /**
+   * The store this cache uses, behind its circuit breaker: while memcached is considered down
+   * ({@link #storeDown()}) every call throws {@link org.pagecache.store.StoreException} at once
+   * instead of waiting for a timeout. It belongs to the cache: {@link #close()} closes it.
+   */
   public Store store() {
     return store;
   }
 
+  /** The configuration this cache was started with. */
   public PageCacheConfig config() {
     return config;
   }

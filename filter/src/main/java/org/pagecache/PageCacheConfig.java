@@ -152,7 +152,12 @@ public final class PageCacheConfig {
     }
   }
 
-  /** Reads every parameter from system properties, the environment and the given init-params. */
+  /**
+   * Reads every parameter from system properties, the environment and the given init-params.
+   *
+   * @param initParams the value of an init-param by name, null when it is not set
+   * @throws IllegalArgumentException listing every invalid parameter with its value and what is accepted
+   */
   public static PageCacheConfig from(Function<String, String> initParams) {
     return from(initParams, System::getProperty, System::getenv, Clock.systemUTC(), null);
   }
@@ -193,6 +198,7 @@ public final class PageCacheConfig {
     return "PAGECACHE_" + param.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
   }
 
+  /** Starts a programmatic configuration; every parameter not set keeps its default. */
   public static Builder builder() {
     return new Builder();
   }
@@ -202,26 +208,44 @@ public final class PageCacheConfig {
     return name.equals("admin.token") ? (adminToken.isEmpty() ? "" : "(set)") : values.get(name);
   }
 
+  /**
+   * How long a request waits for another request's build of the same page when nothing is
+   * cached, before building it itself ({@code lock.wait}, default 3s).
+   */
   public Duration lockWait() {
     return lockWait;
   }
 
+  /**
+   * The bearer token of the admin API ({@code admin.token}); empty when not set, and then no
+   * request gets in with a token.
+   */
   public String adminToken() {
     return adminToken;
   }
 
+  /**
+   * The container role allowed into the admin servlet ({@code admin.role}, default
+   * {@code pagecache-admin}); empty turns role-based access off.
+   */
   public String adminRole() {
     return adminRole;
   }
 
+  /** The prefix of every key this application writes to memcached ({@code namespace}, default {@code pc}). */
   public Namespace namespace() {
     return namespace;
   }
 
+  /** The clock of TTLs, tokens and counters: the system UTC clock unless {@link Builder#clock} set another. */
   public Clock clock() {
     return clock;
   }
 
+  /**
+   * Every parameter with its effective value, for display: the admin token shows as
+   * {@code (set)} or empty. A copy; changing it changes nothing.
+   */
   public Map<String, String> values() {
     Map<String, String> shown = new LinkedHashMap<>(values);
     shown.put("admin.token", value("admin.token"));
@@ -237,6 +261,14 @@ public final class PageCacheConfig {
     private CountSource source;
     private CountSink sink;
 
+    /**
+     * Sets a parameter by its web.xml name, e.g. {@code set("ttl", "5m")}. A system property or
+     * environment variable of the same parameter still wins unless {@link #ignoreEnvironment()};
+     * the value itself is checked by {@link #build()}.
+     *
+     * @throws IllegalArgumentException when {@code name} is not a PageCache parameter (the
+     *     message lists them)
+     */
     public Builder set(String name, String value) {
       if (!DEFAULTS.containsKey(name)) {
         throw new IllegalArgumentException("'" + name + "' is not a PageCache parameter; parameters: "
@@ -276,6 +308,12 @@ public final class PageCacheConfig {
       return this;
     }
 
+    /**
+     * The configuration, validated as a whole.
+     *
+     * @throws IllegalArgumentException listing every invalid parameter with its value and what
+     *     is accepted
+     */
     public PageCacheConfig build() {
       Function<String, String> none = name -> null;
       return from(params::get, environment ? System::getProperty : none,

@@ -35,7 +35,12 @@ public interface CountSink {
   /** For applications that keep no durable count: increments are dropped. */
   CountSink NONE = increments -> {};
 
-  /** Adds each value (1 or more) to the durable count of its object key. */
+  /**
+   * Adds each value (1 or more) to the durable count of its object key.
+   *
+   * @throws Exception when the increments could not be applied: the same batch is offered again
+   *     next interval, so apply all of it or nothing
+   */
   void flush(Map<String, Long> increments) throws Exception;
 
   /**
@@ -66,6 +71,14 @@ public interface CountSink {
   /** The shape of a sink that uses batch ids; see {@link #withBatchIds}. */
   @FunctionalInterface
   interface Batches {
+    /**
+     * Adds each value (1 or more) to the durable count of its object key, as
+     * {@link CountSink#flush(Map)} does. {@code batchId} is the same when these increments are
+     * offered again after a failure, so a batch already applied can be skipped.
+     *
+     * @throws Exception when the increments could not be applied: the same batch is offered again
+     *     next interval
+     */
     void flush(String batchId, Map<String, Long> increments) throws Exception;
   }
 }

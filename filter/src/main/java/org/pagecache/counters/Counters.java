@@ -53,6 +53,13 @@ public final class Counters implements AutoCloseable {
         ? new OnlineDisplay(online, failOpen, b.clock, settings.onlineCacheFor()) : null;
   }
 
+  /**
+   * Starts building the counters of an application.
+   *
+   * @param store where the live counts are kept; it stays the caller's to close
+   * @param namespace the prefix of the counters' keys
+   * @throws NullPointerException when either is null
+   */
   public static Builder builder(Store store, Namespace namespace) {
     return new Builder(store, namespace);
   }
@@ -111,6 +118,7 @@ public final class Counters implements AutoCloseable {
     return flusher.flushNow() && pushed;
   }
 
+  /** The settings these counters run with. */
   public CountersSettings settings() {
     return settings;
   }
@@ -147,16 +155,22 @@ public final class Counters implements AutoCloseable {
       this.namespace = Objects.requireNonNull(namespace, "namespace");
     }
 
+    /** Window, buckets, TTL and intervals; default {@link CountersSettings#DEFAULTS}. */
     public Builder settings(CountersSettings settings) {
       this.settings = Objects.requireNonNull(settings, "settings");
       return this;
     }
 
+    /** Where a counter missing from memcached starts; default {@link CountSource#ZERO}. */
     public Builder source(CountSource source) {
       this.source = Objects.requireNonNull(source, "source");
       return this;
     }
 
+    /**
+     * Where counted views go every {@code flushInterval}; default {@link CountSink#NONE}, which
+     * drops them and runs no flush thread.
+     */
     public Builder sink(CountSink sink) {
       this.sink = Objects.requireNonNull(sink, "sink");
       return this;
@@ -177,6 +191,10 @@ public final class Counters implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The counters, with the background threads they need started (the flush to a sink, local
+     * aggregation): {@link Counters#close()} them when the application stops.
+     */
     public Counters build() {
       return new Counters(this);
     }

@@ -37,9 +37,19 @@ public record CountersSettings(
   private static final Duration THIRTY_DAYS = Duration.ofDays(30);
   private static final Duration SHORTEST_INTERVAL = Duration.ofMillis(10);
 
-  /** Declared after the limits above, which building it reads. */
+  /**
+   * ttl 1d, window 5m over 6 buckets, no local aggregation, flush every 1m, online cache 1s. (The
+   * filter's {@code counters} parameter adds {@code localAggregation=1s} unless it names it.)
+   * Declared after the limits above, which building it reads.
+   */
   public static final CountersSettings DEFAULTS = builder().build();
 
+  /**
+   * Validates every setting at once.
+   *
+   * @throws IllegalArgumentException naming each invalid setting ({@code counters.NAME}), its
+   *     value and what is accepted
+   */
   public CountersSettings {
     List<String> errors = validate(ttl, window, buckets, localAggregation, flushInterval, onlineCacheFor);
     if (!errors.isEmpty()) {
@@ -47,6 +57,7 @@ public record CountersSettings(
     }
   }
 
+  /** A builder that starts from the defaults. */
   public static Builder builder() {
     return new Builder();
   }
@@ -55,6 +66,8 @@ public record CountersSettings(
    * Reads a one-line spec such as {@code ttl=1d, window=5m, buckets=6, localAggregation=off,
    * flushInterval=1m, onlineCacheFor=1s} (for a web.xml init-param); unnamed settings keep their
    * defaults. All mistakes are reported together.
+   *
+   * @throws IllegalArgumentException naming each unknown setting and each invalid value
    */
   public static CountersSettings parse(String spec) {
     Builder builder = builder();
@@ -79,6 +92,7 @@ public record CountersSettings(
     return window.dividedBy(buckets - 1);
   }
 
+  /** Whether views add up in this JVM before going to memcached ({@code localAggregation} is not 0s). */
   public boolean localAggregationEnabled() {
     return !localAggregation.isZero();
   }
@@ -137,32 +151,46 @@ public record CountersSettings(
 
     private Builder() {}
 
+    /** Lifetime of a view counter key in memcached, from 1s to 30d; default 1d. */
     public Builder ttl(Duration ttl) {
       this.ttl = ttl;
       return this;
     }
 
+    /**
+     * How far back "online" looks, from 1s to 1d; default 5m. It must split into
+     * {@code buckets - 1} buckets of whole milliseconds, each at least 1s.
+     */
     public Builder window(Duration window) {
       this.window = window;
       return this;
     }
 
+    /** Number of memcached keys the online window is spread over, from 2 to 60; default 6. */
     public Builder buckets(int buckets) {
       this.buckets = buckets;
       return this;
     }
 
-    /** {@link Duration#ZERO} turns local aggregation off. */
+    /**
+     * How long views add up in this JVM before going to memcached as one {@code incr} per
+     * object, from 10ms to 1m; {@link Duration#ZERO} (the default) turns local aggregation off.
+     */
     public Builder localAggregation(Duration interval) {
       this.localAggregation = interval;
       return this;
     }
 
+    /** How often counted views go to the {@link CountSink}, from 10ms to 1d; default 1m. */
     public Builder flushInterval(Duration flushInterval) {
       this.flushInterval = flushInterval;
       return this;
     }
 
+    /**
+     * How long a JVM reuses the online count before asking memcached again, from 0s (always ask) to
+     * 1m and at most one bucket; default 1s.
+     */
     public Builder onlineCacheFor(Duration onlineCacheFor) {
       this.onlineCacheFor = onlineCacheFor;
       return this;

@@ -49,6 +49,7 @@ public final class PageCacheMetrics implements MeterBinder {
 
   private final PageCache cache;
 
+  /** The meters of {@code cache}; nothing is registered until {@link #bindTo}. */
   public PageCacheMetrics(PageCache cache) {
     this.cache = cache;
   }
@@ -88,6 +89,8 @@ public final class PageCacheMetrics implements MeterBinder {
   /**
    * Binds to a registry given as an Object (a ServletContext attribute), so the filter names no
    * Micrometer type and loads none when the attribute is absent.
+   *
+   * @throws IllegalArgumentException when {@code registry} is not a Micrometer {@code MeterRegistry}
    */
   public static void bind(PageCache cache, Object registry) {
     if (!(registry instanceof MeterRegistry r)) {

@@ -2,6 +2,7 @@ package org.pagecache.store;
 
 /** memcached's key rules, checked the same way by every store implementation. */
 public final class Keys {
+  /** memcached's longest key, in bytes (keys are ASCII, so also in characters). */
   public static final int MAX_KEY_BYTES = 250;
 
   private Keys() {}
@@ -20,7 +21,13 @@ public final class Keys {
     return true;
   }
 
-  /** Throws with the offending key (shortened) when it breaks the rules. */
+  /**
+   * Throws with the offending key (shortened) when it breaks the rules.
+   *
+   * @return {@code key}, unchanged
+   * @throws IllegalArgumentException when the key is null, empty, longer than
+   *     {@link #MAX_KEY_BYTES}, or holds spaces, control or non-ASCII characters
+   */
   public static String check(String key) {
     if (!isValid(key)) {
       String shown = key == null ? "null" : key.length() > 60 ? key.substring(0, 60) + "..." : key;

@@ -35,10 +35,15 @@ public final class LocalStore implements Store {
     }
   }
 
+  /** A store of at most 64 MiB of values, on the system UTC clock. */
   public LocalStore() {
     this(Clock.systemUTC(), 64L * 1024 * 1024);
   }
 
+  /**
+   * A store on {@code clock} (tests move it to expire entries) that holds at most
+   * {@code maxBytes} bytes of values; beyond that the entries closest to expiry are evicted.
+   */
   public LocalStore(Clock clock, long maxBytes) {
     this.clock = clock;
     this.maxBytes = maxBytes;

@@ -94,6 +94,12 @@ public final class MemcachedStore implements Store {
     }
   }
 
+  /**
+   * Connects to the servers of {@code settings}; servers that are down are logged and reconnected
+   * in the background.
+   *
+   * @throws StoreException when the memcached client cannot start at all
+   */
   public MemcachedStore(Settings settings) {
     this.servers = settings.servers();
     this.opTimeoutMillis = settings.opTimeout().toMillis();

@@ -13,11 +13,19 @@ import org.pagecache.internal.key.KeyParts;
  * </pre>
  * The namespace also carries the entry format version, so two application versions in a rolling
  * deploy never read each other's entries.
+ *
+ * @param name the {@code namespace} parameter, e.g. {@code pc}; keys start with it and
+ *     {@link #FORMAT} ({@code pc2:p:...})
  */
 public record Namespace(String name) {
   /** Bumped when the stored entry format changes incompatibly. */
   public static final int FORMAT = 2;
 
+  /**
+   * Checks the name.
+   *
+   * @throws IllegalArgumentException when {@code name} is not 1 to 32 characters of A-Z a-z 0-9 _ . -
+   */
   public Namespace {
     if (name == null || !name.matches("[A-Za-z0-9_.-]{1,32}")) {
       throw new IllegalArgumentException("namespace: '" + name
@@ -29,14 +37,17 @@ public record Namespace(String name) {
     return name + FORMAT + ":" + kind + ":";
   }
 
+  /** The key of one page of a handler; the canonical request is hashed. */
   public String page(String handler, String canonicalRequest) {
     return prefix('p') + KeyParts.part(handler) + ":" + KeyParts.hashed(canonicalRequest);
   }
 
+  /** The key of a handler's update token (the time of its last refresh). */
   public String token(String handler) {
     return prefix('t') + KeyParts.part(handler);
   }
 
+  /** The key of a tag's version (the time of its last invalidation). */
   public String tag(String tag) {
     return prefix('g') + KeyParts.part(tag);
   }
@@ -46,14 +57,17 @@ public record Namespace(String name) {
     return prefix('l') + KeyParts.hashed(pageKey);
   }
 
+  /** The key of an object's live view counter. */
   public String views(String objectKey) {
     return prefix('v') + KeyParts.part(objectKey);
   }
 
+  /** The key of one bucket of the online count, by the bucket's number. */
   public String onlineBucket(int bucket) {
     return prefix('o') + bucket;
   }
 
+  /** The key that marks a visitor as counted; the visitor id is hashed. */
   public String visitor(String visitorId) {
     return prefix('u') + KeyParts.hashed(visitorId);
   }

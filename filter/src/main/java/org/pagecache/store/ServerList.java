@@ -20,6 +20,10 @@ import java.util.Set;
  *
  * <p>Host names are resolved once, when parsed. IPv6 literals are not accepted (the colon is the
  * separator); use a host name.
+ *
+ * @param addresses the servers; a host that could not be resolved stays unresolved, and the
+ *     client reports that server down
+ * @param weightList the Ketama weight of each server, in the same order (1 when not written)
  */
 public record ServerList(List<InetSocketAddress> addresses, List<Integer> weightList) {
   /** A sane ceiling: Ketama places 160 points per weight unit on its ring. */
@@ -27,6 +31,11 @@ public record ServerList(List<InetSocketAddress> addresses, List<Integer> weight
 
   private static final String FORMAT = "use host:port[:weight],... e.g. 127.0.0.1:11211,10.0.0.2:11211:2";
 
+  /**
+   * Checks that there is one weight per server; use {@link #parse} for the operator's form.
+   *
+   * @throws IllegalArgumentException when there is no server, or not one weight per server
+   */
   public ServerList {
     addresses = List.copyOf(addresses);
     weightList = List.copyOf(weightList);
@@ -75,6 +84,7 @@ public record ServerList(List<InetSocketAddress> addresses, List<Integer> weight
     return address.getHostString() + ":" + address.getPort();
   }
 
+  /** The number of servers. */
   public int size() {
     return addresses.size();
   }

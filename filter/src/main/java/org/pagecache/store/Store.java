@@ -34,6 +34,7 @@ public interface Store extends AutoCloseable {
   /** Value plus its cas unique, or null when missing. */
   Versioned gets(String key);
 
+  /** Stores the value whatever the key held; true when stored. */
   boolean set(String key, byte[] value, int ttlSeconds);
 
   /** Stores only if the key is absent; false when it exists. */
