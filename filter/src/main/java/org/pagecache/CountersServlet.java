@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import org.pagecache.internal.json.Json;
 import org.pagecache.counters.Counters;
-import org.pagecache.internal.counters.ObjectKeys;
+import org.pagecache.internal.counters.CounterNames;
 
 /**
  * Current counts as JSON, for pages that fetch them with JavaScript instead of placeholders (a
@@ -23,7 +23,7 @@ import org.pagecache.internal.counters.ObjectKeys;
  * Only the parts asked for are answered; a count that is unknown because memcached is away is
  * {@code null}, and so is {@code online} when online counting is off ({@code online=off}). Reading never counts a view. Answers are {@code Cache-Control: no-store}: a cached
  * count would be a wrong count. At most {@value #MAX_KEYS} distinct object keys per request, each
- * matching {@link ObjectKeys}; otherwise 400 with {@code {"error":"..."}}. Only GET (and HEAD)
+ * matching {@link CounterNames}; otherwise 400 with {@code {"error":"..."}}. Only GET (and HEAD)
  * are served.
  *
  * <p><b>What a request costs.</b> The endpoint needs no login, so its cost is bounded per
@@ -78,7 +78,7 @@ public class CountersServlet extends HttpServlet {
       return;
     }
     for (String key : keys) {
-      if (!ObjectKeys.isValid(key)) {
+      if (!CounterNames.isValid(key)) {
         send(resp, HttpServletResponse.SC_BAD_REQUEST, error("views: '" + shorten(key)
             + "' is not an object key; use 1 to 200 of A-Z a-z 0-9 : _ . / -"));
         return;

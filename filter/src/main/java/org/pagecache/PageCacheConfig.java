@@ -62,7 +62,7 @@ public final class PageCacheConfig {
     d.put("near.trust", "1s");
     d.put("replica.lag", "5s");
     d.put("retry.interval", "1s");
-    d.put("counters", "localAggregation=1s");
+    d.put("counters", "local-aggregation=1s");
     d.put("online", "off");
     d.put("admin.token", "");
     d.put("admin.role", "pagecache-admin");
@@ -362,11 +362,11 @@ public final class PageCacheConfig {
   private static String countersSpec(String spec) {
     for (String pair : spec.split(",")) {
       int eq = pair.indexOf('=');
-      if ((eq < 0 ? pair : pair.substring(0, eq)).trim().equals("localAggregation")) {
+      if ((eq < 0 ? pair : pair.substring(0, eq)).trim().matches("local-aggregation|localAggregation")) {
         return spec;
       }
     }
-    return spec.isBlank() ? "localAggregation=1s" : "localAggregation=1s, " + spec;
+    return spec.isBlank() ? "local-aggregation=1s" : "local-aggregation=1s, " + spec;
   }
 
   private static long nearSize(String value) {

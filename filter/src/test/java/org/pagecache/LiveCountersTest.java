@@ -107,8 +107,8 @@ class LiveCountersTest {
   @Test
   void aThousandConcurrentViewsThroughTwoServersAreAllCounted() throws Exception {
     // Each view one incr (local aggregation off): memcached holds every view the moment it is served.
-    CachedSite a = site("lc2", "counters", "localAggregation=0s");
-    CachedSite b = site("lc2", "counters", "localAggregation=0s");
+    CachedSite a = site("lc2", "counters", "local-aggregation=0s");
+    CachedSite b = site("lc2", "counters", "local-aggregation=0s");
     ExecutorService pool = Executors.newFixedThreadPool(50);
     try {
       List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
@@ -201,7 +201,7 @@ class LiveCountersTest {
   void withMemcachedDownPagesAreServedAndPlaceholdersFallBackSafely() {
     // Every request asks memcached and finds it gone (no near cache); each view is its own incr (no
     // local aggregation), so the count shown falls back to the last one seen.
-    CachedSite site = site("lc3", "near.trust", "0s", "counters", "localAggregation=0s");
+    CachedSite site = site("lc3", "near.trust", "0s", "counters", "local-aggregation=0s");
     long before = views(site.get("/article/42"));
     assertEquals(501, before);
     memcached.node(0).stop();

@@ -60,7 +60,7 @@ class PageCacheConfigTest {
     assertEquals(Duration.ofMinutes(10), config(Map.of("counters", "window=10m"), Map.of(), Map.of()).counters.window());
     assertEquals(Duration.ofSeconds(1), config(Map.of("counters", "window=10m"), Map.of(), Map.of())
         .counters.localAggregation(), "a spec that does not name it keeps the default aggregation");
-    assertEquals(Duration.ZERO, config(Map.of("counters", "localAggregation=0s"), Map.of(), Map.of())
+    assertEquals(Duration.ZERO, config(Map.of("counters", "local-aggregation=0s"), Map.of(), Map.of())
         .counters.localAggregation());
     assertEquals(0, config(Map.of("near.size", "0"), Map.of(), Map.of()).nearSize);
     assertEquals(Duration.ZERO, config(Map.of("near.trust", "0s"), Map.of(), Map.of()).nearTrust);

@@ -3,7 +3,7 @@ package org.pagecache.bench;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.pagecache.internal.capture.Bodies;
+import org.pagecache.internal.capture.BodyEncoding;
 import org.pagecache.internal.store.CachedPage;
 import org.pagecache.internal.store.CachedPage.Header;
 
@@ -46,13 +46,13 @@ public final class BenchPages {
 
   /** The entry PageCache stores for this body: the headers a handler typically sets, a token, no tags. */
   public static CachedPage entry(byte[] identity, boolean gzipped) {
-    byte[] body = gzipped ? Bodies.gzip(identity) : identity;
+    byte[] body = gzipped ? BodyEncoding.gzip(identity) : identity;
     long now = 1_700_000_000_000L;
     return new CachedPage(200,
         List.of(new Header("Content-Type", "text/html;charset=UTF-8"),
             new Header("Cache-Control", "public, max-age=60"),
             new Header("Last-Modified", "Tue, 14 Nov 2023 22:13:20 GMT")),
-        body, gzipped, Bodies.etag(identity), now, now + 60_000, 48, now - 3_600_000,
+        body, gzipped, BodyEncoding.etag(identity), now, now + 60_000, 48, now - 3_600_000,
         List.of(), List.of(), false, List.of(), null);
   }
 

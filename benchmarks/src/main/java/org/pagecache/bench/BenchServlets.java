@@ -5,7 +5,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
-import org.pagecache.internal.capture.Bodies;
+import org.pagecache.internal.capture.BodyEncoding;
 
 /**
  * The two servlets every benchmark compares PageCache with: the backend it protects (a handler of
@@ -25,7 +25,7 @@ final class BenchServlets {
       gzip = new byte[count][];
       for (int i = 0; i < count; i++) {
         identity[i] = BenchPages.html(bytes, i);
-        gzip[i] = Bodies.gzip(identity[i]);
+        gzip[i] = BodyEncoding.gzip(identity[i]);
       }
     }
 

@@ -52,7 +52,7 @@ public final class CountersExample {
       }
     };
     // One-second online buckets over a 2 s window, read fresh: the example needs no minute-long wait.
-    CountersSettings settings = CountersSettings.parse("flushInterval=1m, window=2s, buckets=3, onlineCacheFor=0s");
+    CountersSettings settings = CountersSettings.parse("flush-interval=1m, window=2s, buckets=3, online-cache-for=0s");
     Namespace namespace = new Namespace(Namespaces.fresh("count"));
     out.println("database: " + ARTICLE + " has " + database.get(ARTICLE) + " views");
 

@@ -14,7 +14,7 @@ import org.pagecache.store.Store;
  *
  * <pre>{@code
  * Counters counters = Counters.builder(store, namespace)
- *     .settings(CountersSettings.parse("window=5m, buckets=6, flushInterval=1m"))
+ *     .settings(CountersSettings.parse("window=5m, buckets=6, flush-interval=1m"))
  *     .source(objectKey -> articles.views(objectKey))        // where a counter starts
  *     .sink(increments -> articles.addViews(increments))     // where counted views end up
  *     .build();

@@ -1,9 +1,14 @@
 package org.pagecache.counters;
 
-import org.pagecache.internal.config.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.pagecache.internal.config.Durations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How the counters behave, validated as a whole: an invalid value fails at start-up with a message
@@ -11,7 +16,7 @@ import java.util.List;
  *
  * <pre>{@code
  * CountersSettings s = CountersSettings.builder().window(Duration.ofMinutes(5)).buckets(6).build();
- * CountersSettings t = CountersSettings.parse("ttl=1d, window=5m, buckets=2, localAggregation=1s");
+ * CountersSettings t = CountersSettings.parse("ttl=1d, window=5m, buckets=2, local-aggregation=1s");
  * }</pre>
  *
  * @param ttl lifetime of a view counter key in memcached; losing a key only costs a reload from
@@ -32,6 +37,15 @@ public record CountersSettings(
     Duration localAggregation,
     Duration flushInterval,
     Duration onlineCacheFor) {
+  /**
+   * Keys inside a spec are lower-case words joined by hyphens, as in policies ({@code ttl-max});
+   * the camelCase names of earlier versions are still read, with a warning once per name.
+   */
+  private static final Map<String, String> OLD_NAMES = Map.of("localAggregation", "local-aggregation",
+      "flushInterval", "flush-interval", "onlineCacheFor", "online-cache-for");
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+  private static final Logger LOG = LoggerFactory.getLogger(CountersSettings.class);
+
 
   private static final Duration SECOND = Duration.ofSeconds(1);
   private static final Duration THIRTY_DAYS = Duration.ofDays(30);
@@ -39,7 +53,7 @@ public record CountersSettings(
 
   /**
    * ttl 1d, window 5m over 6 buckets, no local aggregation, flush every 1m, online cache 1s. (The
-   * filter's {@code counters} parameter adds {@code localAggregation=1s} unless it names it.)
+   * filter's {@code counters} parameter adds {@code local-aggregation=1s} unless it names it.)
    * Declared after the limits above, which building it reads.
    */
   public static final CountersSettings DEFAULTS = builder().build();
@@ -63,8 +77,8 @@ public record CountersSettings(
   }
 
   /**
-   * Reads a one-line spec such as {@code ttl=1d, window=5m, buckets=6, localAggregation=off,
-   * flushInterval=1m, onlineCacheFor=1s} (for a web.xml init-param); unnamed settings keep their
+   * Reads a one-line spec such as {@code ttl=1d, window=5m, buckets=6, local-aggregation=off,
+   * flush-interval=1m, online-cache-for=1s} (for a web.xml init-param); unnamed settings keep their
    * defaults. All mistakes are reported together.
    *
    * @throws IllegalArgumentException naming each unknown setting and each invalid value
@@ -113,16 +127,16 @@ public record CountersSettings(
         errors.add("counters.window: '" + Durations.format(window) + "' must split into " + shown
             + " buckets of whole milliseconds, each at least 1s (buckets=" + buckets + ")");
       } else if (onlineCacheFor != null && onlineCacheFor.toMillis() > window.toMillis() / shown) {
-        errors.add("counters.onlineCacheFor: '" + Durations.format(onlineCacheFor)
+        errors.add("counters.online-cache-for: '" + Durations.format(onlineCacheFor)
             + "' must be at most one bucket (" + Durations.format(window.dividedBy(shown)) + ")");
       }
     }
     if (localAggregation == null || !localAggregation.isZero()) {
-      between(errors, "localAggregation", localAggregation, SHORTEST_INTERVAL, Duration.ofMinutes(1),
+      between(errors, "local-aggregation", localAggregation, SHORTEST_INTERVAL, Duration.ofMinutes(1),
           " or 0s (off)");
     }
-    between(errors, "flushInterval", flushInterval, SHORTEST_INTERVAL, Duration.ofDays(1), "");
-    between(errors, "onlineCacheFor", onlineCacheFor, Duration.ZERO, Duration.ofMinutes(1), "");
+    between(errors, "flush-interval", flushInterval, SHORTEST_INTERVAL, Duration.ofDays(1), "");
+    between(errors, "online-cache-for", onlineCacheFor, Duration.ZERO, Duration.ofMinutes(1), "");
     return errors;
   }
 
@@ -201,7 +215,11 @@ public record CountersSettings(
       return new CountersSettings(ttl, window, buckets, localAggregation, flushInterval, onlineCacheFor);
     }
 
-    private void set(String name, String value, List<String> errors) {
+    private void set(String written, String value, List<String> errors) {
+      String name = OLD_NAMES.getOrDefault(written, written);
+      if (!name.equals(written) && WARNED.add(written)) {
+        LOG.warn("counters: '{}' is now written '{}' (the old name is still accepted)", written, name);
+      }
       if (name.equals("buckets")) {
         try {
           buckets = Integer.parseInt(value);
@@ -219,16 +237,16 @@ public record CountersSettings(
       switch (name) {
         case "ttl" -> ttl = d;
         case "window" -> window = d;
-        case "localAggregation" -> localAggregation = d;
-        case "flushInterval" -> flushInterval = d;
-        case "onlineCacheFor" -> onlineCacheFor = d;
+        case "local-aggregation" -> localAggregation = d;
+        case "flush-interval" -> flushInterval = d;
+        case "online-cache-for" -> onlineCacheFor = d;
         default -> errors.add("counters: unknown setting '" + name
-            + "'; use ttl, window, buckets, localAggregation, flushInterval, onlineCacheFor");
+            + "'; use ttl, window, buckets, local-aggregation, flush-interval, online-cache-for");
       }
     }
 
     private static boolean isDurationSetting(String name) {
-      return List.of("ttl", "window", "localAggregation", "flushInterval", "onlineCacheFor").contains(name);
+      return List.of("ttl", "window", "local-aggregation", "flush-interval", "online-cache-for").contains(name);
     }
   }
 }

@@ -47,8 +47,8 @@ class CountersSettingsTest {
     assertEquals("counters.ttl: '40d' must be between 1s and 30d (memcached reads longer times as dates); "
         + "counters.buckets: '1' must be 6 (five shown one-minute buckets), 2 (the minimal variant) "
         + "or another count from 2 to 60; "
-        + "counters.localAggregation: '5m' must be between 10ms and 1m or 0s (off); "
-        + "counters.flushInterval: '1ms' must be between 10ms and 1d", e.getMessage());
+        + "counters.local-aggregation: '5m' must be between 10ms and 1m or 0s (off); "
+        + "counters.flush-interval: '1ms' must be between 10ms and 1d", e.getMessage());
   }
 
   @Test
@@ -65,12 +65,12 @@ class CountersSettingsTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CountersSettings.builder().window(Duration.ofSeconds(10)).onlineCacheFor(Duration.ofSeconds(3)).build());
 
-    assertEquals("counters.onlineCacheFor: '3s' must be at most one bucket (2s)", e.getMessage());
+    assertEquals("counters.online-cache-for: '3s' must be at most one bucket (2s)", e.getMessage());
   }
 
   @Test
   void aOneLineSpecSetsWhatItNamesAndKeepsTheRest() {
-    CountersSettings s = CountersSettings.parse("window=10s, buckets=2, localAggregation=500ms,flushInterval=30s");
+    CountersSettings s = CountersSettings.parse("window=10s, buckets=2, local-aggregation=500ms,flush-interval=30s");
 
     assertEquals(Duration.ofSeconds(10), s.window());
     assertEquals(2, s.buckets());
@@ -78,7 +78,9 @@ class CountersSettingsTest {
     assertEquals(Duration.ofMillis(500), s.localAggregation());
     assertEquals(Duration.ofSeconds(30), s.flushInterval());
     assertEquals(Duration.ofDays(1), s.ttl());
-    assertFalse(CountersSettings.parse("localAggregation=off").localAggregationEnabled());
+    assertFalse(CountersSettings.parse("local-aggregation=off").localAggregationEnabled());
+    assertEquals(Duration.ofSeconds(2), CountersSettings.parse("localAggregation=2s, flushInterval=3s, onlineCacheFor=0s")
+        .localAggregation(), "the camelCase names of earlier versions are still read");
   }
 
   @Test
@@ -87,7 +89,7 @@ class CountersSettingsTest {
         () -> CountersSettings.parse("window=5 minutes, bukets=6, buckets=six"));
 
     assertEquals("counters.window: '5 minutes' is not a duration; use e.g. 500ms, 30s, 5m, 1h, 1d; "
-        + "counters: unknown setting 'bukets'; use ttl, window, buckets, localAggregation, flushInterval, "
-        + "onlineCacheFor; counters.buckets: 'six' is not a number; use 6 or 2", e.getMessage());
+        + "counters: unknown setting 'bukets'; use ttl, window, buckets, local-aggregation, flush-interval, "
+        + "online-cache-for; counters.buckets: 'six' is not a number; use 6 or 2", e.getMessage());
   }
 }

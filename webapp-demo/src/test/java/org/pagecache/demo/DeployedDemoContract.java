@@ -81,7 +81,7 @@ abstract class DeployedDemoContract {
         "PAGECACHE_MEMCACHED_OP_TIMEOUT", "2s",
         // Views reach the database every second, and "online" counts in buckets of one second
         // (a visitor shows once their bucket is complete), so the test waits seconds, not minutes.
-        "PAGECACHE_COUNTERS", "flushInterval=1s, window=5s, buckets=6",
+        "PAGECACHE_COUNTERS", "flush-interval=1s, window=5s, buckets=6",
         "DEMO_DELAY_MS", Long.toString(DELAY_MILLIS));
   }
 

@@ -40,13 +40,13 @@ public final class PageBuilder {
       headers.add(h);
     }
     byte[] identity = c.body();
-    boolean gzip = !ctx.placeholders && Bodies.compressible(contentType, identity.length);
-    byte[] stored = gzip ? Bodies.gzip(identity) : identity;
+    boolean gzip = !ctx.placeholders && BodyEncoding.compressible(contentType, identity.length);
+    byte[] stored = gzip ? BodyEncoding.gzip(identity) : identity;
     if (gzip && stored.length >= identity.length) {
       gzip = false; // incompressible after all
       stored = identity;
     }
-    return new CachedPage(c.status(), headers, stored, gzip, Bodies.etag(identity), ctx.builtAtMillis,
+    return new CachedPage(c.status(), headers, stored, gzip, BodyEncoding.etag(identity), ctx.builtAtMillis,
         ctx.builtAtMillis + ctx.freshMillis, ctx.buildMillis, ctx.token, ctx.tags, ctx.viewKeys,
         ctx.placeholders, ctx.vary, null, ctx.mustRevalidate, 0);
   }

@@ -53,7 +53,7 @@ public final class PageSender {
   public static void send(HttpServletRequest req, HttpServletResponse res, CachedPage page,
       long nowMillis, Label label, byte[] rendered, Supplier<byte[]> identity, int maxBodyBytes) throws IOException {
     boolean gzip = rendered == null && page.gzipped() && acceptsGzip(req.getHeader("Accept-Encoding"));
-    String etag = rendered != null ? Bodies.etag(rendered) : gzip ? page.etag() + "-gz" : page.etag();
+    String etag = rendered != null ? BodyEncoding.etag(rendered) : gzip ? page.etag() + "-gz" : page.etag();
     String quoted = "\"" + etag + "\"";
 
     List<Header> headers = new ArrayList<>();
@@ -104,7 +104,7 @@ public final class PageSender {
       res.setHeader("Content-Encoding", "gzip");
       body = page.body();
     } else if (page.gzipped()) {
-      body = identity != null ? identity.get() : Bodies.gunzip(page.body(), maxBodyBytes);
+      body = identity != null ? identity.get() : BodyEncoding.gunzip(page.body(), maxBodyBytes);
     } else {
       body = page.body();
     }

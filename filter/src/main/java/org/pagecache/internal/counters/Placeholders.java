@@ -24,7 +24,7 @@ import org.pagecache.counters.Counters;
  *                                        BYPASS (the X-Cache value, even when that header is off)
  * </pre>
  * Exactly as shown: lower case, one space before the key, nothing else inside the comment.
- * {@code OBJECT_KEY} is 1 to 200 of {@code A-Z a-z 0-9 : _ . / -} ({@link ObjectKeys}). Anything
+ * {@code OBJECT_KEY} is 1 to 200 of {@code A-Z a-z 0-9 : _ . / -} ({@link CounterNames}). Anything
  * else, such as a key with spaces or quotes, is not a placeholder and stays in the page as the
  * HTML comment it is. Counts render as plain digits ({@code 1234}); an unknown or unavailable
  * count renders as nothing, so a page never shows a broken value.
@@ -45,7 +45,7 @@ public final class Placeholders {
   private static final byte[] PREFIX_BYTES = PREFIX.getBytes(StandardCharsets.US_ASCII);
   private static final String ONLINE = PREFIX + "online-->";
   private static final Pattern PLACEHOLDER =
-      Pattern.compile("<!--pagecache:(?:views (" + ObjectKeys.SYNTAX + ")|(online)|cache)-->");
+      Pattern.compile("<!--pagecache:(?:views (" + CounterNames.SYNTAX + ")|(online)|cache)-->");
 
   private Placeholders() {}
 

@@ -8,7 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
-import org.pagecache.internal.capture.Bodies;
+import org.pagecache.internal.capture.BodyEncoding;
 import org.pagecache.internal.store.CachedPage;
 import org.pagecache.internal.store.CachedPage.Header;
 import org.pagecache.internal.store.CachedPage.TagVersion;
@@ -151,7 +151,7 @@ public final class NearCache {
       return page.body();
     }
     try {
-      return Bodies.gunzip(page.body(), maxBodyBytes);
+      return BodyEncoding.gunzip(page.body(), maxBodyBytes);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -12,12 +12,12 @@ import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
-/** Body helpers: which types are worth compressing, gzip both ways, strong validators. */
-public final class Bodies {
+/** How a stored body is encoded: which types are worth compressing, gzip both ways, its strong validator. */
+public final class BodyEncoding {
   /** Below this size gzip saves too little to be worth the header and the work. */
   static final int MIN_GZIP_BYTES = 256;
 
-  private Bodies() {}
+  private BodyEncoding() {}
 
   public static boolean compressible(String contentType, int length) {
     if (contentType == null || length < MIN_GZIP_BYTES) {
