@@ -112,28 +112,24 @@ public final class Json {
     return this;
   }
 
-  public Json field(String name, String value) {
-    return name(name).value(value);
-  }
-
-  public Json field(String name, long value) {
-    return name(name).value(value);
-  }
-
-  public Json field(String name, double value) {
-    return name(name).value(value);
-  }
-
-  public Json field(String name, Long value) {
-    return name(name).value(value);
-  }
-
-  public Json field(String name, Double value) {
-    return name(name).value(value);
-  }
-
-  public Json field(String name, boolean value) {
-    return name(name).value(value);
+  /**
+   * A member: its name, then the value as JSON (a string, a number, a boolean, or null). One
+   * method for every kind of value, so a call reads the same whatever the field holds.
+   */
+  public Json field(String name, Object value) {
+    name(name);
+    if (value == null) {
+      return nullValue();
+    } else if (value instanceof String text) {
+      return value(text);
+    } else if (value instanceof Boolean flag) {
+      return value(flag.booleanValue());
+    } else if (value instanceof Double || value instanceof Float) {
+      return value(((Number) value).doubleValue());
+    } else if (value instanceof Number whole) {
+      return value(whole.longValue());
+    }
+    throw new IllegalArgumentException("not a JSON value: " + value.getClass().getName());
   }
 
   @Override
