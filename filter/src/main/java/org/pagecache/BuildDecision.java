@@ -16,7 +16,9 @@ import org.pagecache.internal.capture.ErrorPage;
  * @param reason          why it is not stored (a Cache-Status detail); null for STORE
  * @param response        the response to store or replay (a sendError page gets a small body)
  * @param fresh           how long a stored page is fresh
- * @param rememberRefusal whether to leave a refusal marker (not over a stale copy, not for a 5xx)
+ * @param rememberRefusal whether to leave a refusal marker: always for a response that went out as
+ *                        it was written (too large, async: the same for everyone), otherwise not over
+ *                        a stale copy and not for a 5xx
  */
 record BuildDecision(Kind kind, String reason, Captured response, Duration fresh, boolean rememberRefusal) {
   enum Kind { STORE, REFUSE, STALE_IF_ERROR, PASSED_THROUGH }

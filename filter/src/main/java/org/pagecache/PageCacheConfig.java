@@ -111,12 +111,19 @@ public final class PageCacheConfig {
       "trailer", "transfer-encoding", "upgrade", "vary", "via", "www-authenticate");
 
   private PageCacheConfig(Map<String, String> v, Clock clock, Store store, CountSource source, CountSink sink) {
+    this(v, clock, store, source, sink, null);
+  }
+
+  /** @param parsedServers the server list of a configuration this one copies (parsed and resolved once), or null */
+  private PageCacheConfig(Map<String, String> v, Clock clock, Store store, CountSource source, CountSink sink,
+      ServerList parsedServers) {
     List<String> errors = new ArrayList<>();
     this.values = v;
     this.clock = clock;
     this.store = store;
     servers = v.get("memcached.servers").trim();
-    serverList = servers.isEmpty() ? null : check(errors, () -> ServerList.parse("memcached.servers", servers), null);
+    serverList = servers.isEmpty() ? null : parsedServers != null ? parsedServers
+        : check(errors, () -> ServerList.parse("memcached.servers", servers), null);
     binaryProtocol = check(errors, () -> protocol(v.get("memcached.protocol")), false);
     opTimeout = check(errors, () -> positive("memcached.op.timeout", v), Duration.ofMillis(200));
     connectTimeout = check(errors, () -> positive("memcached.connect.timeout", v), Duration.ofSeconds(1));
@@ -187,10 +194,10 @@ public final class PageCacheConfig {
   /** This configuration with the application's counter source and sink (from the ServletContext). */
   PageCacheConfig withCounting(CountSource source, CountSink sink) {
     if ((source == null || countSource != null) && (sink == null || countSink != null)) {
-      return this; // nothing to add: no second validation (nor DNS lookup of the servers)
+      return this; // nothing to add
     }
     return new PageCacheConfig(values, clock, store, countSource != null ? countSource : source,
-        countSink != null ? countSink : sink);
+        countSink != null ? countSink : sink, serverList); // the servers are not looked up again
   }
 
   /** {@code memcached.servers} → {@code PAGECACHE_MEMCACHED_SERVERS}. */

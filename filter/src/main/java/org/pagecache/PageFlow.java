@@ -468,11 +468,13 @@ final class PageFlow {
       throw e;
     } else if (b.failure() instanceof RuntimeException e) {
       throw e;
+    } else if (b.failure() != null) {
+      throw new ServletException(b.failure());
     } else if (b.page() != null) {
       serve(p, b.page(), null, b.status());
     } else if (b.replay() != null) {
       replay(p, b.replay(), b.status());
-    }
+    } // else the response went to the client as it was written (Built.SENT)
   }
 
   /**
@@ -504,7 +506,9 @@ final class PageFlow {
     switch (d.kind()) {
       case PASSED_THROUGH -> {
         // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
-        rememberRefusal(p, found, d.reason(), start);
+        if (d.rememberRefusal()) {
+          rememberRefusal(p, found, d.reason(), start);
+        }
         p.stats.bypass(d.reason());
         cache.live.count(LiveCounts.declared(p.req));
         return Built.SENT;

@@ -90,6 +90,7 @@ class BuildDecisionTest {
     assertEquals("PageCache; hit; collapsed; ttl=7", CacheStatus.collapsed(7).render());
     assertEquals("PageCache; hit; ttl=0; detail=\"tag article:42\"", CacheStatus.stale(0, "tag article:42").render());
     assertEquals("PageCache; hit; detail=stale-if-error; fwd-status=503", CacheStatus.staleIfError(503).render());
+    assertEquals("PageCache; hit; detail=stale-if-error", CacheStatus.staleIfError(null).render());
     assertEquals("PageCache; fwd=bypass; detail=cookie", CacheStatus.bypass("cookie").render());
     assertEquals("PageCache; fwd=bypass; stored=0; detail=set-cookie", CacheStatus.refused("set-cookie").render());
     assertEquals("PageCache; fwd=uri-miss; stored", CacheStatus.miss(false, true).render());
