@@ -44,6 +44,18 @@ final class BenchServlets {
     }
   }
 
+  /** One backend call: counted, then {@code costMillis} of work (a database, templates...). */
+  static void pay(AtomicLong calls, long costMillis) {
+    calls.incrementAndGet();
+    if (costMillis > 0) {
+      try {
+        Thread.sleep(costMillis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   /** The backend: sleeps {@code costMillis} (a database, templates...), then writes the page. Counts its calls. */
   static final class Backend extends HttpServlet {
     final AtomicLong calls = new AtomicLong();
@@ -57,14 +69,7 @@ final class BenchServlets {
 
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
-      calls.incrementAndGet();
-      if (costMillis > 0) {
-        try {
-          Thread.sleep(costMillis);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
+      pay(calls, costMillis);
       byte[] body = pages.identity[pages.index(req)];
       res.setContentType("text/html;charset=UTF-8");
       res.setContentLength(body.length);
@@ -116,14 +121,7 @@ final class BenchServlets {
 
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
-      calls.incrementAndGet();
-      if (costMillis > 0) {
-        try {
-          Thread.sleep(costMillis);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
+      pay(calls, costMillis);
       int i = pages.index(req);
       String accept = req.getHeader("Accept-Encoding");
       boolean gzip = accept != null && accept.contains("gzip");
