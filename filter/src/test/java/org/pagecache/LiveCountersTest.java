@@ -104,15 +104,12 @@ class LiveCountersTest {
     assertEquals("{\"online\":null}", Http.text(site.get("/counters?online")));
   }
 
-  @Test
-  void aThousandConcurrentViewsThroughTwoServersAreAllCounted() throws Exception {
-    // Each view one incr (local aggregation off): memcached holds every view the moment it is served.
-    CachedSite a = site("lc2", "counters", "local-aggregation=0s");
-    CachedSite b = site("lc2", "counters", "local-aggregation=0s");
+  /** {@code views} requests for article 42 from 50 threads, alternating between the two servers; each a 200. */
+  private static void viewArticleFromBoth(CachedSite a, CachedSite b, int views) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(50);
     try {
       List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
-      for (int i = 0; i < 1000; i++) {
+      for (int i = 0; i < views; i++) {
         CachedSite s = i % 2 == 0 ? a : b;
         futures.add(pool.submit(() -> s.get("/article/42")));
       }
@@ -122,6 +119,14 @@ class LiveCountersTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void aThousandConcurrentViewsThroughTwoServersAreAllCounted() throws Exception {
+    // Each view one incr (local aggregation off): memcached holds every view the moment it is served.
+    CachedSite a = site("lc2", "counters", "local-aggregation=0s");
+    CachedSite b = site("lc2", "counters", "local-aggregation=0s");
+    viewArticleFromBoth(a, b, 1000);
     assertEquals(1500, a.cache.counters().views("article:42"));
     assertEquals(1500, Long.parseLong(memcached.text(0).get(a.cache.config.namespace().views("article:42")).trim()));
   }
@@ -178,19 +183,7 @@ class LiveCountersTest {
   void aThousandViewsThroughTwoServersAggregatingInTheirJvmsAreAllCountedOnceTheyPush() throws Exception {
     CachedSite a = site("lc4"); // the default: views summed in the JVM, one incr per second
     CachedSite b = site("lc4");
-    ExecutorService pool = Executors.newFixedThreadPool(50);
-    try {
-      List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
-      for (int i = 0; i < 1000; i++) {
-        CachedSite s = i % 2 == 0 ? a : b;
-        futures.add(pool.submit(() -> s.get("/article/42")));
-      }
-      for (Future<HttpResponse<byte[]>> f : futures) {
-        assertEquals(200, f.get(60, TimeUnit.SECONDS).statusCode());
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    viewArticleFromBoth(a, b, 1000);
     a.close(); // a server that stops pushes what it has summed
     b.close();
     assertEquals(1500, Long.parseLong(memcached.text(0).get(a.cache.config.namespace().views("article:42")).trim()),
