@@ -7,38 +7,26 @@ import java.util.Set;
 
 /**
  * Cookies that servers do not read to render a page, so a request carrying only these is served
- * from the cache. The built-in list holds what Varnish guides and CDNs strip by habit: analytics
- * and advertising identifiers (set and read by scripts in the browser), consent managers' records,
- * load-balancer stickiness and CDN bot-management cookies (read by the proxy in front, not the
- * application). {@code cookies.ignore} adds names and {@code prefix*} patterns; a policy's
+ * from the cache. The built-in list ({@link #BUILT_IN}) is derived from the Open Cookie Database:
+ * first-party analytics and advertising identifiers (set and read by scripts in the browser),
+ * consent managers' records, load-balancer stickiness and CDN bot-management cookies (read by the
+ * proxy in front, not the application), never a session, sign-in, CSRF, language, currency or cart
+ * cookie. {@code cookies.ignore} adds names and {@code prefix*} patterns; a policy's
  * {@code cookies=vary:NAME} keys a page on a cookie even when it is listed here.
  *
- * <p>Names are matched case-sensitively, as RFC 6265 compares them.
+ * <p>Names are matched case-sensitively, as RFC 6265 compares them. A lookup is one hash-set probe
+ * for the exact names plus one walk of the name's characters for the prefixes ({@code CookiePrefixes}),
+ * whatever the length of the list.
  */
 public final class IgnoredCookies {
-  /** The built-in list; see docs/safety.md ("The ignore list") for why each family is on it. */
-  public static final List<String> BUILT_IN = List.of(
-      // Google Analytics, Tag Manager, Ads, Optimize
-      "_ga", "_ga_*", "_gid", "_gat*", "__utm*", "_gcl_*", "_gac_*", "_dc_gtm_*", "_gaexp", "AMP_TOKEN",
-      "__gads", "__gpi", "__eoi",
-      // Meta, Microsoft Clarity and Ads, LinkedIn, TikTok, Pinterest, Reddit, Yandex, Quantcast
-      "_fbp", "_fbc", "_clck", "_clsk", "_uetsid", "_uetvid", "li_fat_id", "_ttp", "_pin_unauth",
-      "_rdt_uuid", "_ym_*", "__qca",
-      // Hotjar, Matomo/Piwik, Mixpanel, Segment, Amplitude, HubSpot, Intercom, Heap, Plausible, Adobe
-      "_hj*", "_pk_*", "mp_*", "ajs_*", "amp_*", "__hstc", "__hssc", "__hssrc", "hubspotutk",
-      "intercom-*", "_hp2_*", "plausible_ignore", "s_cc", "s_sq", "s_vi", "s_fid", "AMCV_*", "AMCVS_*",
-      // consent managers: OneTrust, IAB TCF, Cookiebot, Didomi, Usercentrics, Osano, Complianz, CookieYes, Klaro
-      "OptanonConsent", "OptanonAlertBoxClosed", "euconsent-v2", "eupubconsent-v2", "CookieConsent",
-      "didomi_token", "uc_settings", "uc_user_interaction", "osano_consentmanager*", "cmplz_*",
-      "cookieyes-consent", "klaro",
-      // load-balancer stickiness: AWS ALB/ELB, Google Cloud, Azure App Service, F5 BIG-IP, Citrix
-      "AWSALB*", "AWSELB*", "GCLB", "ARRAffinity*", "BIGipServer*", "NSC_*",
-      // CDN and bot management: Cloudflare, Akamai, Imperva
-      "__cf_bm", "cf_clearance", "__cflb", "__cfruid", "_cfuvid", "ak_bmsc", "bm_sv", "bm_sz", "_abck",
-      "visid_incap_*", "incap_ses_*", "nlbi_*");
+  /**
+   * The built-in list, read once from {@code org/pagecache/ignored-cookies.txt}; see docs/safety.md
+   * ("The ignore list") for how it is made and what is never on it.
+   */
+  public static final List<String> BUILT_IN = BuiltInCookieList.load();
 
   private final Set<String> exact = new HashSet<>();
-  private final List<String> prefixes = new ArrayList<>();
+  private final CookiePrefixes prefixes = new CookiePrefixes();
   private final List<String> extra;
 
   private IgnoredCookies(List<String> extra) {
@@ -83,15 +71,7 @@ public final class IgnoredCookies {
   }
 
   public boolean ignored(String name) {
-    if (exact.contains(name)) {
-      return true;
-    }
-    for (String prefix : prefixes) {
-      if (name.startsWith(prefix)) {
-        return true;
-      }
-    }
-    return false;
+    return exact.contains(name) || prefixes.matches(name);
   }
 
   /** What {@code cookies.ignore} added to the built-in list. */
