@@ -1,4 +1,4 @@
-package org.pagecache.internal.admin;
+package org.pagecache.admin;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;

@@ -1,4 +1,4 @@
-package org.pagecache.internal.key;
+package org.pagecache.internal.text;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,4 +1,4 @@
-package org.pagecache.internal.admin;
+package org.pagecache.admin;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -13,7 +13,7 @@ import org.pagecache.internal.json.Json;
 import org.pagecache.store.StoreException;
 
 /**
- * Everything behind {@code org.pagecache.PageCacheAdminServlet}: one request goes through
+ * Everything behind {@code org.pagecache.admin.PageCacheAdminServlet}: one request goes through
  * <pre>
  *   headers (no-store, ...) → access (role or Bearer token) → route (404/405) → CSRF for
  *   state changes not made with a Bearer token → the action → HTML, JSON or a redirect

@@ -1,4 +1,4 @@
-package org.pagecache.internal.admin;
+package org.pagecache.admin;
 
 /**
  * A request the admin servlet refuses, with the status and the message the caller sees (as

@@ -1,10 +1,11 @@
-package org.pagecache;
+package org.pagecache.admin;
 
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import org.pagecache.internal.admin.AdminEndpoint;
+import org.pagecache.PageCache;
+import org.pagecache.admin.AdminEndpoint;
 
 /**
  * The admin page and JSON API of the page cache: editors refresh a handler after changing content,
@@ -15,7 +16,7 @@ import org.pagecache.internal.admin.AdminEndpoint;
  * <pre>{@code
  * <servlet>
  *   <servlet-name>pagecache-admin</servlet-name>
- *   <servlet-class>org.pagecache.PageCacheAdminServlet</servlet-class>
+ *   <servlet-class>org.pagecache.admin.PageCacheAdminServlet</servlet-class>
  * </servlet>
  * <servlet-mapping>
  *   <servlet-name>pagecache-admin</servlet-name>

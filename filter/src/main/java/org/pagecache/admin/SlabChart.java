@@ -1,4 +1,4 @@
-package org.pagecache.internal.admin;
+package org.pagecache.admin;
 
 import org.pagecache.internal.html.Html;
 import java.util.List;

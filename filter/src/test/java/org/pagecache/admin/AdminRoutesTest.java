@@ -1,4 +1,4 @@
-package org.pagecache.internal.admin;
+package org.pagecache.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.pagecache.internal.admin.Routes.Endpoint;
-import org.pagecache.internal.admin.Routes.Route;
+import org.pagecache.admin.Routes.Endpoint;
+import org.pagecache.admin.Routes.Route;
 
 /** Routes: every endpoint, decoded segments, 404 and 405 with Allow. */
 class AdminRoutesTest {
