@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import org.pagecache.internal.stats.CacheStats;
+import org.pagecache.internal.stats.StatsRecorder;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.Counters;
@@ -79,7 +79,7 @@ public final class PageCache implements AutoCloseable {
   final UpdateTokens tokens;
   final TagVersions tags;
   final RebuildLock lock;
-  final CacheStats stats = new CacheStats();
+  final StatsRecorder stats = new StatsRecorder();
   final Policies policies;
   final Clock clock;
   final Counters counters;
@@ -278,7 +278,7 @@ public final class PageCache implements AutoCloseable {
    * the admin page and {@link org.pagecache.metrics.PageCacheMetrics} read them. Its type lives in
    * {@code org.pagecache.internal} and may change: prefer the metrics or the admin JSON.
    */
-  public CacheStats stats() {
+  public StatsRecorder stats() {
     return stats;
   }
 

@@ -17,7 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.pagecache.internal.stats.Event;
-import org.pagecache.internal.stats.HandlerStats;
+import org.pagecache.internal.stats.HandlerRecorder;
 import org.pagecache.internal.capture.Cacheability;
 import org.pagecache.internal.capture.CaptureRequest;
 import org.pagecache.internal.capture.CacheStatus;
@@ -84,7 +84,7 @@ final class PageFlow {
 
   /** The request for a page being handled, with what every step needs: handler, policy, stats, key parts. */
   private record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain chain,
-      String handler, CachePolicy policy, HandlerStats stats, RequestParts parts) {}
+      String handler, CachePolicy policy, HandlerRecorder stats, RequestParts parts) {}
 
   void handle(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
     String method = req.getMethod();

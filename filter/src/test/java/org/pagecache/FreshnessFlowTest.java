@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.internal.stats.HandlerStats;
+import org.pagecache.internal.stats.HandlerRecorder;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
@@ -189,7 +189,7 @@ class FreshnessFlowTest {
       List<Future<HttpResponse<byte[]>>> futures =
           together(pool, STAMPEDE, "/cold", answered, new CountDownLatch(STAMPEDE));
       // All 200 are inside the server at once: one holds the build, 199 wait for it.
-      HandlerStats waits = site.cache.stats.handler("cold");
+      HandlerRecorder waits = site.cache.stats.handler("cold");
       assertTrue(Eventually.within(Duration.ofSeconds(15), () -> waits.lockWaits() == STAMPEDE - 1),
           () -> "199 requests waiting for the builder at once; saw " + waits.lockWaits());
       assertEquals(1, h.calls.get(), "one request builds");

@@ -24,7 +24,7 @@ import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.internal.stats.HandlerStats;
+import org.pagecache.internal.stats.HandlerRecorder;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.testing.Concurrently;
 import org.pagecache.testing.Eventually;
@@ -412,7 +412,7 @@ class PageCacheFilterTest {
     assertTrue(second.headers().firstValue("Cache-Status").orElse("").contains("set-cookie"));
 
     // Now many at once: every one is answered by the handler at once, none takes the lock or waits for it.
-    HandlerStats stats = site.cache.stats().handler("cookie");
+    HandlerRecorder stats = site.cache.stats().handler("cookie");
     long waitsBefore = stats.lockWaits();
     String traceBefore = stats.trace();
     List<HttpResponse<byte[]>> burst = Concurrently.run(20, Duration.ofSeconds(30), i -> site.get("/cookie"));

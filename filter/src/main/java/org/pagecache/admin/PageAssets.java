@@ -13,7 +13,7 @@ import org.pagecache.internal.stats.Event;
 final class PageAssets {
   private PageAssets() {}
 
-  /** The trace letters (HandlerStats.trace()) and what they mean. */
+  /** The trace letters (HandlerRecorder.trace()) and what they mean. */
   static final String[][] LEGEND = {
       {"H", "hit"}, {"S", "stale served"}, {"M", "miss"}, {"L", "lock (taken or waited for)"},
       {"W", "write"}, {"U", "unlock"}, {"B", "bypass"}, {"E", "store error"}};

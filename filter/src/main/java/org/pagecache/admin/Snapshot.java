@@ -11,7 +11,7 @@ import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
 import org.pagecache.internal.freshness.UpdateTokens;
 import org.pagecache.internal.near.NearStats;
-import org.pagecache.internal.stats.HandlerStats;
+import org.pagecache.internal.stats.HandlerRecorder;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 
@@ -38,15 +38,15 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
         disabled.add(p.handler());
       }
     }
-    Collection<HandlerStats> all = cache.stats().all();
-    for (HandlerStats s : all) {
+    Collection<HandlerRecorder> all = cache.stats().all();
+    for (HandlerRecorder s : all) {
       specs.putIfAbsent(s.handler(), "");
     }
     specs.remove(hidden);
     Map<String, Long> tokens = storedTokens(cache, specs.keySet());
     for (Map.Entry<String, String> e : specs.entrySet()) {
       String name = e.getKey();
-      HandlerStats stats = cache.stats().seen(name) ? cache.stats().handler(name) : new HandlerStats(name);
+      HandlerRecorder stats = cache.stats().seen(name) ? cache.stats().handler(name) : new HandlerRecorder(name);
       rows.put(name, HandlerRow.of(stats, e.getValue(), !disabled.contains(name), tokens.getOrDefault(name, 0L)));
     }
     List<ServerRow> servers = cache.store().serverStats().stream().map(ServerRow::of).toList();
@@ -77,7 +77,7 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       long storedToken, Map<String, Long> bypassReasons, Map<String, long[]> bypassCookies,
       Map<String, Long> unkeyedHeaders) {
 
-    static HandlerRow of(HandlerStats s, String policy, boolean enabled, long storedToken) {
+    static HandlerRow of(HandlerRecorder s, String policy, boolean enabled, long storedToken) {
       return new HandlerRow(s.handler(), policy, s.hits(), s.stale(), s.misses(), s.rebuilds(),
           s.lockWaits(), s.bypasses(), s.storeErrors(), s.hitRatio(), s.lastRefreshMillis(),
           s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh(), s.trace(), enabled, storedToken,

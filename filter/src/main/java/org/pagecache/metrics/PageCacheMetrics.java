@@ -10,12 +10,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
 import org.pagecache.PageCache;
-import org.pagecache.internal.stats.HandlerStats;
+import org.pagecache.internal.stats.HandlerRecorder;
 
 /**
  * Reports a {@link PageCache}'s per-handler counters to Micrometer, so the hit ratio of a whole
  * cluster shows in one dashboard (the admin page shows one JVM). Meters read the cache's own
- * counters when the registry is scraped (as Micrometer's Caffeine binder reads {@code CacheStats}):
+ * counters when the registry is scraped (as Micrometer's Caffeine binder reads {@code StatsRecorder}):
  * nothing is added to the request path, and a handler's meters appear with its first request.
  *
  * <table>
@@ -100,11 +100,11 @@ public final class PageCacheMetrics implements MeterBinder {
     new PageCacheMetrics(cache).bindTo(r);
   }
 
-  private static Tags tags(HandlerStats h) {
+  private static Tags tags(HandlerRecorder h) {
     return Tags.of("cache", h.handler(), "cache.manager", "pagecache");
   }
 
-  private static void bindHandler(MeterRegistry registry, HandlerStats h) {
+  private static void bindHandler(MeterRegistry registry, HandlerRecorder h) {
     Tags tags = tags(h);
     gets(registry, h, tags, "hit", s -> s.hits());
     gets(registry, h, tags, "stale", s -> s.stale());
@@ -115,26 +115,26 @@ public final class PageCacheMetrics implements MeterBinder {
         "memcached calls that failed or timed out; the request went on without the cache");
     counter(registry, "pagecache.lock.waits", h, tags, s -> s.lockWaits(),
         "Requests that waited for another request to build the same page");
-    FunctionTimer.builder("pagecache.rebuild", h, HandlerStats::builds, HandlerStats::buildNanos, TimeUnit.NANOSECONDS)
+    FunctionTimer.builder("pagecache.rebuild", h, HandlerRecorder::builds, HandlerRecorder::buildNanos, TimeUnit.NANOSECONDS)
         .tags(tags)
         .description("Runs of the handler to build a page (stored or not), and their time")
         .register(registry);
   }
 
-  private static void gets(MeterRegistry registry, HandlerStats h, Tags tags, String result,
-      ToDoubleFunction<HandlerStats> count) {
+  private static void gets(MeterRegistry registry, HandlerRecorder h, Tags tags, String result,
+      ToDoubleFunction<HandlerRecorder> count) {
     FunctionCounter.builder("cache.gets", h, count)
         .tags(tags).tag("result", result)
         .description("Page requests by outcome: hit, stale (served while rebuilt), miss, bypass")
         .register(registry);
   }
 
-  private static void counter(MeterRegistry registry, String name, HandlerStats h, Tags tags,
-      ToDoubleFunction<HandlerStats> count, String description) {
+  private static void counter(MeterRegistry registry, String name, HandlerRecorder h, Tags tags,
+      ToDoubleFunction<HandlerRecorder> count, String description) {
     FunctionCounter.builder(name, h, count).tags(tags).description(description).register(registry);
   }
 
-  private static void bindReason(MeterRegistry registry, HandlerStats h, String reason) {
+  private static void bindReason(MeterRegistry registry, HandlerRecorder h, String reason) {
     LongAdder n = h.bypassReasons().get(reason);
     FunctionCounter.builder("pagecache.bypasses", n, LongAdder::sum)
         .tags(tags(h)).tag("reason", reason)

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
-import org.pagecache.internal.stats.HandlerStats;
+import org.pagecache.internal.stats.HandlerRecorder;
 import org.pagecache.store.StoreException;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
@@ -47,7 +47,7 @@ public class PageCacheEndpoint {
     for (CachePolicy p : policies) {
       Map<String, Object> h = new LinkedHashMap<>();
       h.put("policy", p.spec());
-      HandlerStats s = cache.stats().seen(p.handler()) ? cache.stats().handler(p.handler()) : null;
+      HandlerRecorder s = cache.stats().seen(p.handler()) ? cache.stats().handler(p.handler()) : null;
       if (s != null) {
         h.put("hits", s.hits());
         h.put("stale", s.stale());

@@ -8,19 +8,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
-/** The {@link HandlerStats} of every handler seen by this JVM. */
-public final class CacheStats {
-  private final Map<String, HandlerStats> byHandler = new ConcurrentHashMap<>();
-  private final List<Consumer<HandlerStats>> listeners = new CopyOnWriteArrayList<>();
-  private final List<BiConsumer<HandlerStats, String>> reasonListeners = new CopyOnWriteArrayList<>();
+/** The {@link HandlerRecorder} of every handler seen by this JVM. */
+public final class StatsRecorder {
+  private final Map<String, HandlerRecorder> byHandler = new ConcurrentHashMap<>();
+  private final List<Consumer<HandlerRecorder>> listeners = new CopyOnWriteArrayList<>();
+  private final List<BiConsumer<HandlerRecorder, String>> reasonListeners = new CopyOnWriteArrayList<>();
 
-  public HandlerStats handler(String name) {
-    HandlerStats s = byHandler.get(name);
+  public HandlerRecorder handler(String name) {
+    HandlerRecorder s = byHandler.get(name);
     if (s != null) {
       return s;
     }
-    HandlerStats created = new HandlerStats(name, (h, reason) -> reasonListeners.forEach(l -> l.accept(h, reason)));
-    HandlerStats raced = byHandler.putIfAbsent(name, created);
+    HandlerRecorder created = new HandlerRecorder(name, (h, reason) -> reasonListeners.forEach(l -> l.accept(h, reason)));
+    HandlerRecorder raced = byHandler.putIfAbsent(name, created);
     if (raced != null) {
       return raced;
     }
@@ -28,7 +28,7 @@ public final class CacheStats {
     return created;
   }
 
-  public Collection<HandlerStats> all() {
+  public Collection<HandlerRecorder> all() {
     return byHandler.values();
   }
 
@@ -41,7 +41,7 @@ public final class CacheStats {
    * handler, though a handler seen while the listener is being added may be passed twice).
    * Reporters such as the Micrometer binder use it to register a handler's meters when it appears.
    */
-  public void forEachHandler(Consumer<HandlerStats> listener) {
+  public void forEachHandler(Consumer<HandlerRecorder> listener) {
     listeners.add(listener);
     byHandler.values().forEach(listener);
   }
@@ -50,7 +50,7 @@ public final class CacheStats {
    * Calls {@code listener} for every bypass reason of every handler so far and for each new one
    * later (once per handler and reason, possibly twice for one appearing while it is added).
    */
-  public void forEachBypassReason(BiConsumer<HandlerStats, String> listener) {
+  public void forEachBypassReason(BiConsumer<HandlerRecorder, String> listener) {
     reasonListeners.add(listener);
     byHandler.values().forEach(h -> h.bypassReasons().keySet().forEach(r -> listener.accept(h, r)));
   }

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.LongAdder;
  * a LongAdder increment, an atomic increment of the trace position and one racy byte store (a
  * reader may see a letter being overwritten): no lock, no allocation on the hit path.
  */
-public final class HandlerStats {
+public final class HandlerRecorder {
   private static final int TRACE_SIZE = 128;
 
   private final LongAdder hits = new LongAdder();
@@ -36,11 +36,11 @@ public final class HandlerStats {
   private volatile String lastRefreshBy = "";
   private volatile long lastToken;
 
-  public HandlerStats(String handler) {
+  public HandlerRecorder(String handler) {
     this(handler, (s, reason) -> { });
   }
 
-  HandlerStats(String handler, BiConsumer<HandlerStats, String> onNewBypassReason) {
+  HandlerRecorder(String handler, BiConsumer<HandlerRecorder, String> onNewBypassReason) {
     this.handler = handler;
     this.onNewBypassReason = onNewBypassReason;
   }
@@ -226,7 +226,7 @@ public final class HandlerStats {
   private final Map<String, LongAdder> bypassReasons = new ConcurrentHashMap<>();
   private final LongAdder builds = new LongAdder();
   private final LongAdder buildNanos = new LongAdder();
-  private final BiConsumer<HandlerStats, String> onNewBypassReason;
+  private final BiConsumer<HandlerRecorder, String> onNewBypassReason;
 
   /** A bypass, with its reason as Cache-Status shows it ({@code session}, {@code set-cookie}, {@code too-large}...). */
   public void bypass(String reason) {
