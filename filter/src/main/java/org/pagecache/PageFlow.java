@@ -99,8 +99,9 @@ final class PageFlow {
     CachePolicy policy = cache.policies.policy(handler);
     String skip = requestBypass(req, policy);
     RequestParts parts = skip != null ? NO_PARTS
-        : RequestParts.of(req, policy.cookies(), cache.config.ignoredCookies, sessionCookie(req));
-    PageRequest p = new PageRequest(req, res, chain, handler, policy, cache.stats.handler(handler), parts);
+        : RequestParts.of(req, policy.cookies().mode() == CookieRule.Mode.IGNORE,
+            policy.cookies().vary(), cache.config.ignoredCookies, sessionCookie(req));
+    PageRequest p = new PageRequest(req, res, chain, handler, policy, cache.recorder.handler(handler), parts);
     if (skip != null || parts.bypass() != null) {
       bypass(p, skip != null ? skip : parts.bypass());
       return;

@@ -24,7 +24,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.internal.stats.HandlerRecorder;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
@@ -189,9 +188,8 @@ class FreshnessFlowTest {
       List<Future<HttpResponse<byte[]>>> futures =
           together(pool, STAMPEDE, "/cold", answered, new CountDownLatch(STAMPEDE));
       // All 200 are inside the server at once: one holds the build, 199 wait for it.
-      HandlerRecorder waits = site.cache.stats.handler("cold");
-      assertTrue(Eventually.within(Duration.ofSeconds(15), () -> waits.lockWaits() == STAMPEDE - 1),
-          () -> "199 requests waiting for the builder at once; saw " + waits.lockWaits());
+      assertTrue(Eventually.within(Duration.ofSeconds(15), () -> site.cache.stats("cold").lockWaits() == STAMPEDE - 1),
+          () -> "199 requests waiting for the builder at once; saw " + site.cache.stats("cold").lockWaits());
       assertEquals(1, h.calls.get(), "one request builds");
       assertTrue(answered.isEmpty(), "nobody was answered before the page existed");
       gate.countDown();
@@ -241,14 +239,14 @@ class FreshnessFlowTest {
       // instead of building at once: counted as a lock wait, and the handler not called meanwhile.
       // The test looks within milliseconds of the wait starting; lock.wait (2 s) leaves it ample room.
       Eventually.assertWithin(Duration.ofSeconds(10), "the second request waits for the first build",
-          () -> site.cache.stats.handler("slow").lockWaits() == 1);
+          () -> site.cache.stats().handler("slow").lockWaits() == 1);
       assertEquals(1, h.calls.get(), "waiting, not building");
       assertFalse(waiting.isDone(), "still waiting: lock.wait has not passed");
       HttpResponse<byte[]> waiter = waiting.get(30, TimeUnit.SECONDS);
       assertEquals(200, waiter.statusCode(), "never a 5xx for waiting");
       assertEquals("MISS", xcache(waiter));
       assertEquals("call 2", Http.text(waiter), "built by the waiter itself");
-      assertEquals(1, site.cache.stats.handler("slow").lockWaits());
+      assertEquals(1, site.cache.stats().handler("slow").lockWaits());
       // After lock.wait it built without the lock (still the first build's) and stored its page: its
       // keys are the lookup's (token and page, one getMulti), then its page's set; no lock, no polls.
       assertEquals(List.of("getMulti", "getMulti", "set"), store.calls().stream().map(RecordingStore.Call::op).toList(),

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.internal.near.NearStats;
+import org.pagecache.PageCache.NearStats;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
@@ -261,7 +261,7 @@ class NearCacheTest {
         }));
       }
       Eventually.assertWithin(Duration.ofSeconds(15), "49 requests waiting for the one build",
-          () -> site.cache.stats.handler("p").lockWaits() == n - 1);
+          () -> site.cache.stats().handler("p").lockWaits() == n - 1);
       gate.countDown();
       Map<String, Integer> labels = new TreeMap<>();
       for (Future<HttpResponse<byte[]>> f : answers) {

@@ -327,10 +327,10 @@ class SafeByDefaultTest {
     strict.gate.set(gate);
     CompletableFuture<HttpResponse<byte[]>> rebuild = CompletableFuture.supplyAsync(() -> site.get("/strict"));
     Eventually.assertWithin(Duration.ofSeconds(10), why + ": the rebuild runs", () -> site.calls("strict") == call);
-    long waitsBefore = site.cache.stats.handler("strict").lockWaits();
+    long waitsBefore = site.cache.stats().handler("strict").lockWaits();
     CompletableFuture<HttpResponse<byte[]>> meanwhile = CompletableFuture.supplyAsync(() -> site.get("/strict"));
     Eventually.assertWithin(Duration.ofSeconds(10), why + ": the second request waits or is answered",
-        () -> meanwhile.isDone() || site.cache.stats.handler("strict").lockWaits() > waitsBefore);
+        () -> meanwhile.isDone() || site.cache.stats().handler("strict").lockWaits() > waitsBefore);
     strict.gate.set(null);
     gate.countDown();
     assertEquals("MISS", xcache(rebuild.get()), why);
@@ -379,7 +379,7 @@ class SafeByDefaultTest {
     assertTrue(cacheStatus(refused).contains("detail=unkeyed-header"), cacheStatus(refused));
     site.get("/calm");
     assertEquals("HIT", xcache(site.get("/calm")));
-    assertTrue(site.cache.stats.handler("calm").unkeyedHeaders().isEmpty());
+    assertTrue(site.cache.stats().handler("calm").unkeyedHeaders().isEmpty());
   }
 
   @Test
@@ -393,7 +393,7 @@ class SafeByDefaultTest {
         .handler("keyed", SiteServlets.of(locale), "/keyed").start();
     site.get("/unkeyed", "Accept-Language", "de");
     site.get("/keyed", "Accept-Language", "de");
-    assertEquals(java.util.Map.of("accept-language", 1L), site.cache.stats.handler("unkeyed").unkeyedHeaders());
-    assertTrue(site.cache.stats.handler("keyed").unkeyedHeaders().isEmpty());
+    assertEquals(java.util.Map.of("accept-language", 1L), site.cache.stats().handler("unkeyed").unkeyedHeaders());
+    assertTrue(site.cache.stats().handler("keyed").unkeyedHeaders().isEmpty());
   }
 }

@@ -21,7 +21,7 @@ import org.pagecache.store.StoreException;
  * Refusals anywhere are {@link HttpError}s, answered as {@code {"error":"..."}} below {@code /api}
  * and as a page elsewhere. A refresh memcached did not store is a 503, never a success.
  */
-public final class AdminEndpoint {
+final class AdminEndpoint {
   static final String NOT_CONFIGURED = "the PageCacheFilter is not configured in this web application:"
       + " register org.pagecache.PageCacheFilter (web.xml <filter> and <filter-mapping>) so the admin servlet has a cache to show";
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -29,12 +29,12 @@ public final class AdminEndpoint {
   private final String servletName;
 
   /** @param servletName the admin servlet's own name, left out of the handler list (the filter sees its requests too) */
-  public AdminEndpoint(String servletName) {
+  AdminEndpoint(String servletName) {
     this.servletName = servletName;
   }
 
   /** Answers one request; {@code cache} is null when no PageCacheFilter published one. */
-  public void handle(PageCache cache, HttpServletRequest req, HttpServletResponse res) throws IOException {
+  void handle(PageCache cache, HttpServletRequest req, HttpServletResponse res) throws IOException {
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "no-referrer");

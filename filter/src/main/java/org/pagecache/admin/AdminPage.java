@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.pagecache.internal.near.NearStats;
+import org.pagecache.PageCache.NearStats;
 
 /**
  * The admin page: server-rendered HTML that works without JavaScript (every action is a plain

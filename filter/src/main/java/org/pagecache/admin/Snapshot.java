@@ -9,9 +9,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
+import org.pagecache.PageCache.HandlerStats;
+import org.pagecache.PageCache.NearStats;
+import org.pagecache.PageCache.Stats;
 import org.pagecache.internal.freshness.UpdateTokens;
-import org.pagecache.internal.near.NearStats;
-import org.pagecache.internal.stats.HandlerRecorder;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 
@@ -38,16 +39,16 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
         disabled.add(p.handler());
       }
     }
-    Collection<HandlerRecorder> all = cache.stats().all();
-    for (HandlerRecorder s : all) {
-      specs.putIfAbsent(s.handler(), "");
+    Stats stats = cache.stats();
+    for (String handler : stats.handlers().keySet()) {
+      specs.putIfAbsent(handler, "");
     }
     specs.remove(hidden);
     Map<String, Long> tokens = storedTokens(cache, specs.keySet());
     for (Map.Entry<String, String> e : specs.entrySet()) {
       String name = e.getKey();
-      HandlerRecorder stats = cache.stats().seen(name) ? cache.stats().handler(name) : new HandlerRecorder(name);
-      rows.put(name, HandlerRow.of(stats, e.getValue(), !disabled.contains(name), tokens.getOrDefault(name, 0L)));
+      rows.put(name, HandlerRow.of(stats.handler(name), e.getValue(), !disabled.contains(name),
+          tokens.getOrDefault(name, 0L)));
     }
     List<ServerRow> servers = cache.store().serverStats().stream().map(ServerRow::of).toList();
     return new Snapshot(cache.config().clock().instant(), cache.store().describe(), cache.storeDown(),
@@ -77,11 +78,13 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       long storedToken, Map<String, Long> bypassReasons, Map<String, long[]> bypassCookies,
       Map<String, Long> unkeyedHeaders) {
 
-    static HandlerRow of(HandlerRecorder s, String policy, boolean enabled, long storedToken) {
+    static HandlerRow of(HandlerStats s, String policy, boolean enabled, long storedToken) {
+      Map<String, long[]> cookies = new TreeMap<>();
+      s.cookieBypasses().forEach((name, c) -> cookies.put(name, new long[] {c.requests(), c.handlerReadCookies()}));
       return new HandlerRow(s.handler(), policy, s.hits(), s.stale(), s.misses(), s.rebuilds(),
           s.lockWaits(), s.bypasses(), s.storeErrors(), s.hitRatio(), s.lastRefreshMillis(),
           s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh(), s.trace(), enabled, storedToken,
-          s.bypassesByReason(), s.cookieBypasses(), s.unkeyedHeaders());
+          s.bypassesByReason(), cookies, s.unkeyedHeaders());
     }
 
     /** Whether there is evidence to show: cookies that bypassed, or headers read outside the key. */

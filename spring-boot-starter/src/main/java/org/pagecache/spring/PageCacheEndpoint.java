@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
-import org.pagecache.internal.stats.HandlerRecorder;
+import org.pagecache.PageCache.HandlerStats;
 import org.pagecache.store.StoreException;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
@@ -47,7 +47,8 @@ public class PageCacheEndpoint {
     for (CachePolicy p : policies) {
       Map<String, Object> h = new LinkedHashMap<>();
       h.put("policy", p.spec());
-      HandlerRecorder s = cache.stats().seen(p.handler()) ? cache.stats().handler(p.handler()) : null;
+      PageCache.Stats stats = cache.stats();
+      HandlerStats s = stats.seen(p.handler()) ? stats.handler(p.handler()) : null;
       if (s != null) {
         h.put("hits", s.hits());
         h.put("stale", s.stale());

@@ -157,13 +157,36 @@ public final class NearCache {
     }
   }
 
-  /** What the admin page and {@code api/stats} show. */
-  public NearStats stats() {
-    if (cache == null) {
-      return new NearStats(false, 0, 0, 0, trustMillis, 0, 0);
-    }
-    long bytes = cache.policy().eviction().map(ev -> ev.weightedSize().orElse(0L)).orElse(0L);
-    return new NearStats(true, cache.estimatedSize(), bytes, maxBytes, trustMillis, hits.sum(), misses.sum());
+  // What PageCache.nearStats() reads for the admin page and api/stats.
+
+  /** Pages held (Caffeine's estimate). */
+  public long entries() {
+    return cache == null ? 0 : cache.estimatedSize();
+  }
+
+  /** The estimated memory of the pages held. */
+  public long bytes() {
+    return cache == null ? 0 : cache.policy().eviction().map(ev -> ev.weightedSize().orElse(0L)).orElse(0L);
+  }
+
+  /** The bound ({@code near.size}), 0 when off. */
+  public long maxBytes() {
+    return maxBytes;
+  }
+
+  /** {@code near.trust} in milliseconds. */
+  public long trustMillis() {
+    return trustMillis;
+  }
+
+  /** Requests answered from this JVM's memory. */
+  public long hits() {
+    return cache == null ? 0 : hits.sum();
+  }
+
+  /** Cacheable requests that asked memcached. */
+  public long misses() {
+    return cache == null ? 0 : misses.sum();
   }
 
   private static boolean samePage(CachedPage a, CachedPage b) {

@@ -94,13 +94,6 @@ public final class HandlerRecorder {
     return sb.toString();
   }
 
-  /** Hits (fresh and stale) over all cache-decided requests, 0 when none. */
-  public double hitRatio() {
-    long served = hits.sum() + stale.sum();
-    long all = served + misses.sum();
-    return all == 0 ? 0 : (double) served / all;
-  }
-
   /** Fresh pages served from the cache. */
   public long hits() {
     return hits.sum();
