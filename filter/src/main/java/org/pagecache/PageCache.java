@@ -5,7 +5,6 @@ import jakarta.servlet.ServletRegistration;
 import jakarta.servlet.ServletRequest;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -16,19 +15,8 @@ import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.pagecache.counters.CountSink;
-import org.pagecache.counters.CountSource;
 import org.pagecache.counters.Counters;
-import org.pagecache.internal.counters.VisitorId;
-import org.pagecache.internal.freshness.RebuildLock;
-import org.pagecache.internal.freshness.TagVersions;
-import org.pagecache.internal.freshness.UpdateTokens;
-import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.near.NearCache;
-import org.pagecache.internal.near.WaitingList;
-import org.pagecache.internal.stats.StatsRecorder;
-import org.pagecache.internal.store.GuardedStore;
-import org.pagecache.internal.store.PageCodec;
 import org.pagecache.store.LocalStore;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Store;
@@ -75,49 +63,14 @@ public final class PageCache implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PageCache.class);
 
   final PageCacheConfig config;
-  final GuardedStore store;
-  final PageCodec codec = new PageCodec();
-  final PageKeys keys;
-  final UpdateTokens tokens;
-  final TagVersions tags;
-  final RebuildLock lock;
-  /** Records what the cache did for each request; {@link #stats()} hands out snapshots of it. */
-  final StatsRecorder recorder = new StatsRecorder();
-  final Policies policies;
-  final Clock clock;
-  final Counters counters;
-  /** Pages this JVM served recently ({@code near.size}, {@code near.trust}); a no-op when off. */
-  final NearCache near;
-  /** Requests of this JVM waiting together for a page nothing has built yet. */
-  final WaitingList waiting = new WaitingList();
-  final LiveCounts live;
-  /** How visitors are told apart for the online count; null when {@code online=off}. */
-  final VisitorId visitors;
+  /** The parts the request path works with. */
+  final Engine engine;
   private volatile ServletContext servletContext;
   private volatile Function<String, String> handlerByPath = path -> null;
 
   PageCache(PageCacheConfig config) {
     this.config = config;
-    this.clock = config.clock;
-    this.store = new GuardedStore(config.store != null ? config.store : newStore(config), clock,
-        config.retryInterval.toMillis());
-    this.keys = new PageKeys(config.namespace);
-    this.tokens = new UpdateTokens(store, config.namespace, clock);
-    this.tags = new TagVersions(store, config.namespace, clock, config.tagCache.toMillis());
-    this.lock = new RebuildLock(store, config.namespace, (int) Math.max(1, config.lockTtl.toSeconds()));
-    this.policies = config.policies;
-    this.counters = Counters.builder(store, config.namespace).settings(config.counters).clock(clock)
-        .source(config.countSource != null ? config.countSource : CountSource.ZERO)
-        .sink(config.countSink != null ? config.countSink : CountSink.NONE)
-        .countOnline(!config.online.equals("off"))
-        .build();
-    this.live = new LiveCounts(counters);
-    this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8);
-    this.visitors = switch (config.online) {
-      case "off" -> null;
-      case "on" -> VisitorId.sessionOrAddress();
-      default -> VisitorId.withCookie(config.online.substring("cookie:".length()));
-    };
+    this.engine = new Engine(config, config.store != null ? config.store : newStore(config));
   }
 
   /** Starts a page cache (connects to memcached, or makes the in-process store). */
@@ -309,11 +262,11 @@ public final class PageCache implements AutoCloseable {
   /** As {@link #refreshHandler(String)}, recording who asked (shown on the admin page). */
   public Refresh refreshHandler(String handler, String by) {
     checkName("handler", handler);
-    boolean known = policies.configured(handler) || recorder.seen(handler);
-    long token = tokens.refresh(handler);
-    near.dropHandler(handler);
+    boolean known = engine.policies.configured(handler) || engine.recorder.seen(handler);
+    long token = engine.tokens.refresh(handler);
+    engine.near.dropHandler(handler);
     if (known) { // an unknown (perhaps misspelt) name gets no row on the admin page, and stays unknown
-      recorder.handler(handler).refreshed(clock.millis(), by, token);
+      engine.recorder.handler(handler).refreshed(engine.clock.millis(), by, token);
     }
     log.info("pagecache: handler '{}' refreshed by {} (token {})", handler, by, token);
     return new Refresh(handler, token, known);
@@ -330,8 +283,8 @@ public final class PageCache implements AutoCloseable {
    */
   public TagInvalidation invalidateTag(String tag) {
     checkTag(tag);
-    long version = tags.invalidate(tag);
-    near.dropTag(tag);
+    long version = engine.tags.invalidate(tag);
+    engine.near.dropTag(tag);
     log.info("pagecache: tag '{}' invalidated (version {})", tag, version);
     return new TagInvalidation(tag, version);
   }
@@ -358,12 +311,12 @@ public final class PageCache implements AutoCloseable {
     int port = uri.getPort() != -1 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
     String rawPath = uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
     String handler = handlerForPath(rawPath);
-    CachePolicy policy = policies.policy(handler);
-    String key = keys.forUrl(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), handler,
-        keys.varyHeaders(handler, policy.vary()), policy.cookies().vary());
-    near.drop(key);
-    boolean existed = store.delete(key);
-    near.drop(key); // again: a lookup that read the page just before the delete may have remembered it
+    CachePolicy policy = engine.policies.policy(handler);
+    String key = engine.keys.forUrl(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), handler,
+        engine.keys.varyHeaders(handler, policy.vary()), policy.cookies().vary());
+    engine.near.drop(key);
+    boolean existed = engine.store.delete(key);
+    engine.near.drop(key); // again: a lookup that read the page just before the delete may have remembered it
     return new Eviction(url, handler, existed);
   }
 
@@ -389,7 +342,7 @@ public final class PageCache implements AutoCloseable {
 
   /** The live view and online counters of this application. */
   public Counters counters() {
-    return counters;
+    return engine.counters;
   }
 
   /**
@@ -398,12 +351,12 @@ public final class PageCache implements AutoCloseable {
    * snapshot taken now; call again for newer counts.
    */
   public Stats stats() {
-    return StatsSnapshots.of(recorder);
+    return StatsSnapshots.of(engine.recorder);
   }
 
   /** One handler's counts now (all zero for a handler this JVM has not seen). */
   public HandlerStats stats(String handler) {
-    return recorder.seen(handler) ? StatsSnapshots.of(recorder.handler(handler)) : HandlerStats.none(handler);
+    return engine.recorder.seen(handler) ? StatsSnapshots.of(engine.recorder.handler(handler)) : HandlerStats.none(handler);
   }
 
   /**
@@ -412,7 +365,7 @@ public final class PageCache implements AutoCloseable {
    * such as the Micrometer binder register a handler's meters when it appears.
    */
   public void forEachHandler(Consumer<String> listener) {
-    recorder.forEachHandler(h -> listener.accept(h.handler()));
+    engine.recorder.forEachHandler(h -> listener.accept(h.handler()));
   }
 
   /**
@@ -420,7 +373,7 @@ public final class PageCache implements AutoCloseable {
    * as {@link #forEachHandler} does for handlers.
    */
   public void forEachBypassReason(BiConsumer<String, String> listener) {
-    recorder.forEachBypassReason((h, reason) -> listener.accept(h.handler(), reason));
+    engine.recorder.forEachBypassReason((h, reason) -> listener.accept(h.handler(), reason));
   }
 
   /**
@@ -429,7 +382,7 @@ public final class PageCache implements AutoCloseable {
    * instead of waiting for a timeout. It belongs to the cache: {@link #close()} closes it.
    */
   public Store store() {
-    return store;
+    return engine.store;
   }
 
   /** The configuration this cache was started with. */
@@ -439,18 +392,19 @@ public final class PageCache implements AutoCloseable {
 
   /** Configured policies and those of every handler seen so far. */
   public Collection<CachePolicy> policies() {
-    return policies.known();
+    return engine.policies.known();
   }
 
   /** The near cache of this JVM now: entries, bytes, hit ratio. */
   public NearStats nearStats() {
+    NearCache near = engine.near;
     return new NearStats(near.enabled(), near.entries(), near.bytes(), near.maxBytes(), near.trustMillis(),
         near.hits(), near.misses());
   }
 
   /** Whether memcached is currently considered down (circuit open). */
   public boolean storeDown() {
-    return store.isDown();
+    return engine.store.isDown();
   }
 
 
@@ -461,7 +415,7 @@ public final class PageCache implements AutoCloseable {
     if (ctx != null && !ctx.getContextPath().isEmpty() && path.startsWith(ctx.getContextPath())) {
       path = path.substring(ctx.getContextPath().length());
     }
-    String byPolicy = policies.handlerForPath(path);
+    String byPolicy = engine.policies.handlerForPath(path);
     if (byPolicy == null) {
       byPolicy = handlerByPath.apply(path);
     }
@@ -516,8 +470,8 @@ public final class PageCache implements AutoCloseable {
 
   @Override
   public void close() {
-    counters.close();
-    store.close();
+    engine.counters.close();
+    engine.store.close();
   }
 
   /**

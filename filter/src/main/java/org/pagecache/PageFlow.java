@@ -70,13 +70,11 @@ final class PageFlow {
   /** Request attribute: this request waited lock.wait in the JVM for another's build already. */
   private static final String WAITED_IN_JVM = "org.pagecache.internal.near.waited";
 
-  private final PageCache cache;
-  private final String cacheHeader;
+  private final Engine engine;
   private volatile String sessionCookie;
 
-  PageFlow(PageCache cache) {
-    this.cache = cache;
-    this.cacheHeader = cache.config.header;
+  PageFlow(Engine engine) {
+    this.engine = engine;
   }
 
   /** What the lookup found for a request. */
@@ -92,16 +90,16 @@ final class PageFlow {
       chain.doFilter(req, new TagsHeaderHidden(res));
       return;
     }
-    if (cache.visitors != null) {
-      cache.counters.visit(cache.visitors.of(req)); // never throws; deduplicated per window in this JVM
+    if (engine.visitors != null) {
+      engine.counters.visit(engine.visitors.of(req)); // never throws; deduplicated per window in this JVM
     }
-    String handler = cache.policies.handlerFor(req);
-    CachePolicy policy = cache.policies.policy(handler);
+    String handler = engine.policies.handlerFor(req);
+    CachePolicy policy = engine.policies.policy(handler);
     String skip = requestBypass(req, policy);
     RequestParts parts = skip != null ? NO_PARTS
         : RequestParts.of(req, policy.cookies().mode() == CookieRule.Mode.IGNORE,
-            policy.cookies().vary(), cache.config.ignoredCookies, sessionCookie(req));
-    PageRequest p = new PageRequest(req, res, chain, handler, policy, cache.recorder.handler(handler), parts);
+            policy.cookies().vary(), engine.ignoredCookies, sessionCookie(req));
+    PageRequest p = new PageRequest(req, res, chain, handler, policy, engine.recorder.handler(handler), parts);
     if (skip != null || parts.bypass() != null) {
       bypass(p, skip != null ? skip : parts.bypass());
       return;
@@ -115,7 +113,7 @@ final class PageFlow {
       return;
     }
     CachedPage page = found.page;
-    if (page != null && page.isUncacheableMarker() && cache.clock.millis() < page.freshUntilMillis()) {
+    if (page != null && page.isUncacheableMarker() && engine.clock.millis() < page.freshUntilMillis()) {
       afterRefusal(p, found, false);
       return;
     }
@@ -188,24 +186,24 @@ final class PageFlow {
    * in the JVM: the requests waiting there wait for it.
    */
   private Found lookup(PageRequest p, boolean mayWait) {
-    List<String> varyNames = cache.keys.varyHeaders(p.handler, p.policy.vary());
+    List<String> varyNames = engine.keys.varyHeaders(p.handler, p.policy.vary());
     String key = pageKey(p, varyNames);
     Found known = nearOrWaited(p, key, mayWait); // this JVM's memory, or another request of it building the page
     if (known != null) {
       return known;
     }
-    long askedAt = cache.clock.millis();
-    String tokenKey = cache.tokens.key(p.handler);
-    Map<String, byte[]> got = cache.store.getMulti(List.of(tokenKey, key));
-    long token = cache.tokens.effective(p.handler, got.get(tokenKey));
-    CachedPage page = cache.codec.decode(key, got.get(key));
+    long askedAt = engine.clock.millis();
+    String tokenKey = engine.tokens.key(p.handler);
+    Map<String, byte[]> got = engine.store.getMulti(List.of(tokenKey, key));
+    long token = engine.tokens.effective(p.handler, got.get(tokenKey));
+    CachedPage page = engine.codec.decode(key, got.get(key));
     if (page != null && !page.vary().isEmpty()) {
       // The response varied on headers this JVM did not key on yet: learn them, look again.
-      if (cache.keys.learnVary(p.handler, page.vary().stream().map(Header::name).toList())) {
-        String keyed = pageKey(p, cache.keys.varyHeaders(p.handler, p.policy.vary()));
+      if (engine.keys.learnVary(p.handler, page.vary().stream().map(Header::name).toList())) {
+        String keyed = pageKey(p, engine.keys.varyHeaders(p.handler, p.policy.vary()));
         if (!keyed.equals(key)) {
           key = keyed;
-          page = cache.codec.decode(key, cache.store.get(key));
+          page = engine.codec.decode(key, engine.store.get(key));
         }
       }
       if (page != null && !varyMatches(page, p.req)) {
@@ -214,19 +212,19 @@ final class PageFlow {
     }
     Map<String, Long> versions = Map.of();
     if (page != null && !page.tags().isEmpty()) {
-      versions = cache.tags.current(page.tags().stream().map(TagVersion::tag).toList());
+      versions = engine.tags.current(page.tags().stream().map(TagVersion::tag).toList());
     }
-    Decision decision = Freshness.classify(page, cache.clock.millis(), token, versions,
+    Decision decision = Freshness.classify(page, engine.clock.millis(), token, versions,
         p.policy.earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
     if (decision.state() == Freshness.State.FRESH) {
-      cache.near.remember(key, p.handler, page, askedAt);
+      engine.near.remember(key, p.handler, page, askedAt);
     }
     return new Found(key, page, token, decision, versions);
   }
 
   /** The page's key: its URL, the headers the handler varies on, and the request's own key parts. */
   private String pageKey(PageRequest p, List<String> varyNames) {
-    return cache.keys.forRequest(p.req, p.handler, varyNames, p.parts.keyParts());
+    return engine.keys.forRequest(p.req, p.handler, varyNames, p.parts.keyParts());
   }
 
   private static boolean varyMatches(CachedPage page, HttpServletRequest req) {
@@ -246,9 +244,9 @@ final class PageFlow {
    * winner's {@code first} event, when given, is traced before the lock, so a rebuild reads MLWU.
    */
   private Lease tryLock(PageRequest p, String key, Event first) {
-    String owner = cache.lock.newOwner();
+    String owner = engine.lock.newOwner();
     try {
-      if (cache.lock.tryAcquire(key, owner)) {
+      if (engine.lock.tryAcquire(key, owner)) {
         if (first != null) {
           p.stats.record(first);
         }
@@ -264,7 +262,7 @@ final class PageFlow {
 
   private void release(PageRequest p, Lease lease) {
     try {
-      cache.lock.release(lease.pageKey(), lease.owner());
+      engine.lock.release(lease.pageKey(), lease.owner());
       p.stats.record(Event.UNLOCK);
     } catch (StoreException e) {
       p.stats.record(Event.ERROR); // the lock expires by itself after lock.ttl
@@ -281,28 +279,28 @@ final class PageFlow {
     if (event != null) {
       p.stats.record(event);
     }
-    Map<String, Long> counts = isHead(p) || page.viewKeys().isEmpty() ? Map.of() : cache.live.count(page.viewKeys());
-    byte[] rendered = page.placeholders() ? cache.live.render(page.body(), counts, status.xCache()) : null;
-    PageSender.send(p.req, p.res, page, cache.clock.millis(), label(status),
-        rendered, cache.near.identityBody((NearCache.Entry) p.req.getAttribute(NEAR_ENTRY), page),
-        cache.config.maxEntrySize * 8);
+    Map<String, Long> counts = isHead(p) || page.viewKeys().isEmpty() ? Map.of() : engine.live.count(page.viewKeys());
+    byte[] rendered = page.placeholders() ? engine.live.render(page.body(), counts, status.xCache()) : null;
+    PageSender.send(p.req, p.res, page, engine.clock.millis(), label(status),
+        rendered, engine.near.identityBody((NearCache.Entry) p.req.getAttribute(NEAR_ENTRY), page),
+        engine.maxEntrySize * 8);
   }
 
   /** Sends a response that was captured but not stored, with its counters live too. */
   private void replay(PageRequest p, Captured c, CacheStatus status) throws IOException {
     List<String> declared = LiveCounts.declared(p.req);
-    Map<String, Long> counts = isHead(p) || declared.isEmpty() ? Map.of() : cache.live.count(declared);
-    Captured out = Placeholders.contains(c.body()) ? c.withBody(cache.live.render(c.body(), counts, status.xCache())) : c;
+    Map<String, Long> counts = isHead(p) || declared.isEmpty() ? Map.of() : engine.live.count(declared);
+    Captured out = Placeholders.contains(c.body()) ? c.withBody(engine.live.render(c.body(), counts, status.xCache())) : c;
     PageSender.replay(p.req, p.res, out, label(status));
   }
 
   /** The status rendered once, for the X-Cache header (under its configured name) and Cache-Status. */
   private Label label(CacheStatus status) {
-    return new Label(cacheHeader, status.xCache(), status.render());
+    return new Label(engine.cacheHeader, status.xCache(), status.render());
   }
 
   /**
-   * Runs the handler without the cache. A GET is still captured (never stored) so its counter
+   * Runs the handler without the engine. A GET is still captured (never stored) so its counter
    * placeholders are filled in and its declared views counted, durably even while memcached is
    * down; bodies past max.entry.size and async responses stream straight through as usual. HEAD
    * goes straight through: the container's HEAD handling computes the length itself.
@@ -325,7 +323,7 @@ final class PageFlow {
     recordCookieBypass(p, watched);
     Captured c = capture.finish();
     if (c.passedThrough()) {
-      cache.live.count(LiveCounts.declared(p.req));
+      engine.live.count(LiveCounts.declared(p.req));
       return;
     }
     replay(p, c, status);
@@ -339,7 +337,7 @@ final class PageFlow {
   }
 
   private CapturingResponse newCapture(PageRequest p) {
-    return new CapturingResponse(p.res, cache.config.maxEntrySize, p.req.getServletContext().getResponseCharacterEncoding());
+    return new CapturingResponse(p.res, engine.maxEntrySize, p.req.getServletContext().getResponseCharacterEncoding());
   }
 
   private static boolean isHead(PageRequest p) {
@@ -347,32 +345,32 @@ final class PageFlow {
   }
 
   private long ttlLeft(CachedPage page) {
-    return (page.freshUntilMillis() - cache.clock.millis()) / 1000;
+    return (page.freshUntilMillis() - engine.clock.millis()) / 1000;
   }
 
   // ---- waiting for another request's build ----
 
   private void waitForBuilder(PageRequest p, Found found) throws IOException, ServletException {
     p.stats.lockWaited();
-    String lockKey = cache.lock.key(found.key);
-    long deadline = System.nanoTime() + cache.config.lockWait.toNanos();
+    String lockKey = engine.lock.key(found.key);
+    long deadline = System.nanoTime() + engine.lockWait.toNanos();
     long pause = FIRST_POLL_MILLIS;
     try {
       while (System.nanoTime() < deadline) {
         sleep(Math.min(pause, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
         pause = Math.min(pause * 2, MAX_POLL_MILLIS);
-        Map<String, byte[]> got = cache.store.getMulti(List.of(found.key, lockKey));
-        CachedPage page = cache.codec.decode(found.key, got.get(found.key));
+        Map<String, byte[]> got = engine.store.getMulti(List.of(found.key, lockKey));
+        CachedPage page = engine.codec.decode(found.key, got.get(found.key));
         if (page != null && !builtAfter(page, found.page)) {
           page = null; // still what the lookup found (a page that may not be served stale)
         }
         if (page != null && page.isUncacheableMarker()) {
-          cache.waiting.arrived(found.key, page);
+          engine.waiting.arrived(found.key, page);
           afterRefusal(p, new Found(found.key, page, found.token, found.decision, found.tagVersions), true);
           return;
         }
         if (page != null && varyMatches(page, p.req)) {
-          cache.waiting.arrived(found.key, page);
+          engine.waiting.arrived(found.key, page);
           serve(p, page, null, CacheStatus.collapsed(ttlLeft(page))); // counted as its miss
           return;
         }
@@ -483,7 +481,7 @@ final class PageFlow {
    * the page, refuse it, or fall back to the stale copy. Writes to memcached; sends nothing.
    */
   private Built build(PageRequest p, Found found, CachedPage stale) {
-    long start = cache.clock.millis();
+    long start = engine.clock.millis();
     long startNanos = System.nanoTime(); // build time for metrics: a monotonic clock, not the TTL clock
     CapturingResponse capture = newCapture(p);
     capture.onPassThrough(label(CacheStatus.bypass("streamed"))::apply);
@@ -511,7 +509,7 @@ final class PageFlow {
           rememberRefusal(p, found, d.reason(), start);
         }
         p.stats.bypass(d.reason());
-        cache.live.count(LiveCounts.declared(p.req));
+        engine.live.count(LiveCounts.declared(p.req));
         return Built.SENT;
       }
       case STALE_IF_ERROR -> {
@@ -552,7 +550,7 @@ final class PageFlow {
   /** Headers a page's key covers, that decide a bypass, or that never change a page. */
   private boolean keyed(PageRequest p, String name) {
     return RequestParts.keyedHeader(name) || NEVER_CHANGE_A_PAGE.contains(name) || p.policy.harmless().contains(name)
-        || cache.keys.varyHeaders(p.handler, p.policy.vary()).contains(name)
+        || engine.keys.varyHeaders(p.handler, p.policy.vary()).contains(name)
         || (name.equals("authorization") && !p.policy.allowAuthorized());
   }
 
@@ -561,11 +559,11 @@ final class PageFlow {
       "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "expect");
 
   private Built store(PageRequest p, Found found, Captured c, CachedPage stale, long start, Duration fresh) {
-    long now = cache.clock.millis();
+    long now = engine.clock.millis();
     String key = found.key;
     List<Header> vary = responseVary(p, c);
-    if (!vary.isEmpty() && cache.keys.learnVary(p.handler, vary.stream().map(Header::name).toList())) {
-      key = pageKey(p, cache.keys.varyHeaders(p.handler, p.policy.vary()));
+    if (!vary.isEmpty() && engine.keys.learnVary(p.handler, vary.stream().map(Header::name).toList())) {
+      key = pageKey(p, engine.keys.varyHeaders(p.handler, p.policy.vary()));
     }
     List<TagVersion> tags;
     try {
@@ -576,13 +574,13 @@ final class PageFlow {
     boolean mustRevalidate = Cacheability.forbidsStale(c);
     CachedPage page = PageBuilder.build(c, new PageBuilder.Context(now, fresh.toMillis(), now - start,
         found.token, tags == null ? List.of() : tags, LiveCounts.declared(p.req), Placeholders.contains(c.body()),
-        vary, cacheHeader, mustRevalidate));
-    byte[] bytes = cache.codec.encode(page);
+        vary, engine.cacheHeader, mustRevalidate));
+    byte[] bytes = engine.codec.encode(page);
     if (tags == null) {
       p.stats.record(Event.ERROR);
       return Built.serving(page, CacheStatus.miss(stale != null, false));
     }
-    if (bytes.length > cache.config.maxEntrySize) {
+    if (bytes.length > engine.maxEntrySize) {
       rememberRefusal(p, found, "too-large", start);
       p.stats.bypass("too-large");
       return Built.replaying(c, CacheStatus.refused("too-large"));
@@ -591,9 +589,9 @@ final class PageFlow {
     boolean stored = storeQuietly(p, key, bytes, storeTtlSeconds(mustRevalidate ? fresh : fresh.plus(p.policy.grace())));
     if (stored) {
       p.stats.record(Event.WRITE);
-      cache.near.remember(key, p.handler, page, now);
+      engine.near.remember(key, p.handler, page, now);
     }
-    cache.waiting.arrived(found.key, page);
+    engine.waiting.arrived(found.key, page);
     return Built.serving(page, CacheStatus.miss(stale != null, stored));
   }
 
@@ -616,14 +614,14 @@ final class PageFlow {
    */
   private void rememberRefusal(PageRequest p, Found found, String reason, long now) {
     CachedPage marker = CachedPage.uncacheable(reason, HitForMiss.refusalsAfter(found.page, now), now,
-        now + cache.config.uncacheableTtl.toMillis());
-    storeQuietly(p, found.key, cache.codec.encode(marker), (int) Math.max(1, cache.config.uncacheableTtl.toSeconds()));
-    cache.waiting.arrived(found.key, marker);
+        now + engine.uncacheableTtl.toMillis());
+    storeQuietly(p, found.key, engine.codec.encode(marker), (int) Math.max(1, engine.uncacheableTtl.toSeconds()));
+    engine.waiting.arrived(found.key, marker);
   }
 
   private boolean storeQuietly(PageRequest p, String key, byte[] bytes, int ttlSeconds) {
     try {
-      cache.store.set(key, bytes, ttlSeconds);
+      engine.store.set(key, bytes, ttlSeconds);
       return true;
     } catch (StoreException e) {
       p.stats.record(Event.ERROR);
@@ -669,7 +667,7 @@ final class PageFlow {
       return List.of();
     }
     List<String> bounded = new ArrayList<>(names).subList(0, Math.min(names.size(), PageCache.MAX_TAGS));
-    Map<String, Long> recorded = cache.tags.forBuild(bounded, start);
+    Map<String, Long> recorded = engine.tags.forBuild(bounded, start);
     List<TagVersion> tags = new ArrayList<>();
     for (String tag : bounded) {
       tags.add(new TagVersion(tag, recorded.getOrDefault(tag, 0L)));
@@ -679,7 +677,7 @@ final class PageFlow {
 
   /** Tells the application that this rebuild follows a fresh invalidation (read from the primary). */
   private void markRecentInvalidation(PageRequest p, Found found, long now) {
-    long lag = cache.config.replicaLag.toMillis();
+    long lag = engine.replicaLag.toMillis();
     long newest = found.token;
     for (long v : found.tagVersions.values()) {
       newest = Math.max(newest, v);
@@ -697,21 +695,21 @@ final class PageFlow {
    * JVM was building while this one waited for it; null to ask memcached.
    */
   private Found nearOrWaited(PageRequest p, String key, boolean mayWait) {
-    NearCache.Entry entry = cache.near.trusted(key);
+    NearCache.Entry entry = engine.near.trusted(key);
     if (entry != null) {
       Found f = judged(p, key, entry.page());
       if (f != null && f.decision.state() == Freshness.State.FRESH) {
-        cache.near.counted(true);
+        engine.near.counted(true);
         p.req.setAttribute(NEAR_ENTRY, entry);
         return f;
       }
-      cache.near.drop(key); // refreshed, invalidated or expired: memcached decides, and is remembered again
+      engine.near.drop(key); // refreshed, invalidated or expired: memcached decides, and is remembered again
     }
-    cache.near.counted(false);
+    engine.near.counted(false);
     if (!mayWait) {
       return null;
     }
-    WaitingList.Wait w = cache.waiting.awaitOthers(key, cache.config.lockWait, p.stats::lockWaited);
+    WaitingList.Wait w = engine.waiting.awaitOthers(key, engine.lockWait, p.stats::lockWaited);
     if (w.timedOut()) {
       p.req.setAttribute(WAITED_IN_JVM, Boolean.TRUE);
       return null;
@@ -721,7 +719,7 @@ final class PageFlow {
     }
     if (w.page().isUncacheableMarker()) {
       // the token this JVM knows: a hit-for-miss build of it must not be stale at once
-      return new Found(key, w.page(), cache.tokens.remembered(p.handler), Freshness.classify(null, 0, 0, Map.of(), 0, 1),
+      return new Found(key, w.page(), engine.tokens.remembered(p.handler), Freshness.classify(null, 0, 0, Map.of(), 0, 1),
           Map.of());
     }
     Found f = judged(p, key, w.page());
@@ -733,10 +731,10 @@ final class PageFlow {
     if (!varyMatches(page, p.req)) {
       return null;
     }
-    long token = cache.tokens.remembered(p.handler);
+    long token = engine.tokens.remembered(p.handler);
     Map<String, Long> versions = page.tags().isEmpty() ? Map.of()
-        : cache.tags.current(page.tags().stream().map(TagVersion::tag).toList());
-    Decision decision = Freshness.classify(page, cache.clock.millis(), token, versions,
+        : engine.tags.current(page.tags().stream().map(TagVersion::tag).toList());
+    Decision decision = Freshness.classify(page, engine.clock.millis(), token, versions,
         p.policy.earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
     return new Found(key, page, token, decision, versions);
   }
@@ -752,10 +750,10 @@ final class PageFlow {
       answer(p, build(p, found, null)); // waited lock.wait already: never keep a reader waiting longer
       return;
     }
-    try (WaitingList.Ticket ticket = cache.waiting.join(found.key)) {
+    try (WaitingList.Ticket ticket = engine.waiting.join(found.key)) {
       if (!ticket.leads()) {
         p.stats.lockWaited();
-        WaitingList.Wait w = ticket.await(cache.config.lockWait);
+        WaitingList.Wait w = ticket.await(engine.lockWait);
         if (w.timedOut()) {
           answer(p, build(p, found, null));
           return;

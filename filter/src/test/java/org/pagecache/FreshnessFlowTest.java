@@ -228,7 +228,7 @@ class FreshnessFlowTest {
     RecordingStore store = new RecordingStore(new MemcachedStore(new MemcachedStore.Settings(memcached.servers(),
         false, Duration.ofSeconds(1), MemcachedExtension.TEST_OP_TIMEOUT, 1)));
     site().store(store).set("lock.wait", "2s").handler("slow", h, "/slow").start();
-    String lockKey = site.cache.lock.key(site.pageKey("slow", "/slow", null));
+    String lockKey = site.cache.engine.lock.key(site.pageKey("slow", "/slow", null));
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       Future<HttpResponse<byte[]>> first = pool.submit(() -> site.get("/slow"));
@@ -320,7 +320,7 @@ class FreshnessFlowTest {
     assertEquals("STALE", xcache(failed));
     assertTrue(failed.headers().firstValue("Cache-Status").orElse("").contains("stale-if-error"));
     assertEquals(original, Http.text(failed));
-    String lock = site.cache.lock.key(site.pageKey("fragile", "/fragile", null));
+    String lock = site.cache.engine.lock.key(site.pageKey("fragile", "/fragile", null));
     assertNull(memcached.text(0).getBytes(lock), "lock released");
     h.failure.set(null);
     HttpResponse<byte[]> retried = site.get("/fragile");
@@ -342,7 +342,7 @@ class FreshnessFlowTest {
     assertTrue(status.contains("stale-if-error") && status.contains("fwd-status=503"), status);
     assertEquals(original, Http.text(r));
     assertEquals(2, h.calls.get(), "the rebuild ran the handler");
-    String lock = site.cache.lock.key(site.pageKey("flaky", "/flaky", null));
+    String lock = site.cache.engine.lock.key(site.pageKey("flaky", "/flaky", null));
     assertNull(memcached.text(0).getBytes(lock), "lock released");
 
     // The 503 was not stored, so the next request tries the build again: still failing, still stale...
@@ -363,11 +363,11 @@ class FreshnessFlowTest {
     site().handler("t", SiteServlets.page(), "/t").start();
     site.get("/t");
     site.cache.refreshHandler("t");
-    memcached.text(0).delete(site.cache.tokens.key("t"));
+    memcached.text(0).delete(site.cache.engine.tokens.key("t"));
     HttpResponse<byte[]> r = site.get("/t");
     assertEquals("MISS", xcache(r), "the JVM remembers the token");
     assertTrue(Http.text(r).contains("call 2"));
-    assertNotNull(memcached.text(0).getBytes(site.cache.tokens.key("t")), "and puts it back");
+    assertNotNull(memcached.text(0).getBytes(site.cache.engine.tokens.key("t")), "and puts it back");
   }
 
   @Test
@@ -375,7 +375,7 @@ class FreshnessFlowTest {
     site().handler("t", SiteServlets.page(), "/t").start();
     site.get("/t");
     long token = site.cache.refreshHandler("t").token();
-    String key = site.cache.tokens.key("t");
+    String key = site.cache.engine.tokens.key("t");
     memcached.text(0).setRaw(key, Long.toString(token - 60_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, 0);
     HttpResponse<byte[]> r = site.get("/t");
     assertEquals("MISS", xcache(r), "the page built before the refresh is still condemned");
@@ -539,7 +539,7 @@ class FreshnessFlowTest {
         max = Math.max(max, t);
       }
       assertEquals(40, distinct.size(), "every refresh wrote its own, higher token");
-      String stored = memcached.text(0).get(site.cache.tokens.key("c")).trim();
+      String stored = memcached.text(0).get(site.cache.engine.tokens.key("c")).trim();
       assertEquals(max, Long.parseLong(stored));
     } finally {
       pool.shutdownNow();
