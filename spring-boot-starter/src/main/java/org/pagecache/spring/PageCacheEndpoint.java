@@ -44,10 +44,10 @@ public class PageCacheEndpoint {
     Map<String, Map<String, Object>> handlers = new LinkedHashMap<>();
     List<CachePolicy> policies = new ArrayList<>(cache.policies());
     policies.sort(Comparator.comparing(CachePolicy::handler));
+    PageCache.Stats stats = cache.stats();
     for (CachePolicy p : policies) {
       Map<String, Object> h = new LinkedHashMap<>();
       h.put("policy", p.spec());
-      PageCache.Stats stats = cache.stats();
       HandlerStats s = stats.seen(p.handler()) ? stats.handler(p.handler()) : null;
       if (s != null) {
         h.put("hits", s.hits());
