@@ -4,14 +4,14 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.freshness.Freshness.Decision;
+import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.near.WaitingList;
-import org.pagecache.internal.store.CachedPage;
 import org.pagecache.internal.store.CachedPage.Header;
 import org.pagecache.internal.store.CachedPage.TagVersion;
+import org.pagecache.internal.store.CachedPage;
 
 /**
  * Finds the page for a request and classifies it ({@link Freshness}): from this JVM's near cache,

@@ -14,9 +14,9 @@ import org.pagecache.internal.counters.Placeholders;
 import org.pagecache.internal.freshness.HitForMiss;
 import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.stats.Event;
-import org.pagecache.internal.store.CachedPage;
 import org.pagecache.internal.store.CachedPage.Header;
 import org.pagecache.internal.store.CachedPage.TagVersion;
+import org.pagecache.internal.store.CachedPage;
 import org.pagecache.store.StoreException;
 
 /**

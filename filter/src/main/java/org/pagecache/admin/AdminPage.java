@@ -1,11 +1,11 @@
 package org.pagecache.admin;
 
-import org.pagecache.internal.html.Html;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.pagecache.PageCache.NearStats;
+import org.pagecache.internal.html.Html;
 
 /**
  * The admin page: server-rendered HTML that works without JavaScript (every action is a plain

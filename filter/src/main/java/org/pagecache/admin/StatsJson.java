@@ -2,9 +2,9 @@ package org.pagecache.admin;
 
 import java.time.Instant;
 import java.util.Map;
+import org.pagecache.PageCache.NearStats;
 import org.pagecache.PageCache;
 import org.pagecache.internal.json.Json;
-import org.pagecache.PageCache.NearStats;
 
 /**
  * The JSON bodies of the API. Field names are a contract (docs/admin-api.md): add fields, never
