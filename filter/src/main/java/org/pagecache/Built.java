@@ -1,20 +1,20 @@
 package org.pagecache;
 
 import org.pagecache.internal.capture.CacheStatus;
-import org.pagecache.internal.capture.Captured;
-import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.capture.CapturedResponse;
+import org.pagecache.internal.store.StoredPage;
 
 /**
  * What a build ends in, answered after the lock is given back: a page to serve (built, built by
  * another request meanwhile, or the stale copy), a response to replay to this client only, a
  * response that already went to the client as it was written, or a failure to rethrow.
  */
-record Built(CachedPage page, Captured replay, CacheStatus status, Exception failure) {
-  static Built serving(CachedPage page, CacheStatus status) {
+record Built(StoredPage page, CapturedResponse replay, CacheStatus status, Exception failure) {
+  static Built serving(StoredPage page, CacheStatus status) {
     return new Built(page, null, status, null);
   }
 
-  static Built replaying(Captured c, CacheStatus status) {
+  static Built replaying(CapturedResponse c, CacheStatus status) {
     return new Built(null, c, status, null);
   }
 

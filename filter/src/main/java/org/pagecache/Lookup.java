@@ -9,9 +9,9 @@ import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.near.WaitingList;
-import org.pagecache.internal.store.CachedPage.Header;
-import org.pagecache.internal.store.CachedPage.TagVersion;
-import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.StoredPage.Header;
+import org.pagecache.internal.store.StoredPage.TagVersion;
+import org.pagecache.internal.store.StoredPage;
 
 /**
  * Finds the page for a request and classifies it ({@link Freshness}): from this JVM's near cache,
@@ -46,7 +46,7 @@ final class Lookup {
     String tokenKey = engine.tokens.key(p.handler());
     Map<String, byte[]> got = engine.store.getMulti(List.of(tokenKey, key));
     long token = engine.tokens.effective(p.handler(), got.get(tokenKey));
-    CachedPage page = engine.codec.decode(key, got.get(key));
+    StoredPage page = engine.codec.decode(key, got.get(key));
     if (page != null && !page.vary().isEmpty()) {
       // The response varied on headers this JVM did not key on yet: learn them, look again.
       if (engine.keys.learnVary(p.handler(), page.vary().stream().map(Header::name).toList())) {
@@ -77,7 +77,7 @@ final class Lookup {
     return engine.keys.forRequest(p.req(), p.handler(), varyNames, p.parts().keyParts());
   }
 
-  static boolean varyMatches(CachedPage page, HttpServletRequest req) {
+  static boolean varyMatches(StoredPage page, HttpServletRequest req) {
     for (Header h : page.vary()) {
       if (!h.value().equals(PageKeys.headerValue(req, h.name()))) {
         return false;
@@ -124,7 +124,7 @@ final class Lookup {
   }
 
   /** A page held in this JVM, classified with this JVM's knowledge; null when it is not this request's variant. */
-  private Found judged(PageRequest p, String key, CachedPage page) {
+  private Found judged(PageRequest p, String key, StoredPage page) {
     if (!varyMatches(page, p.req())) {
       return null;
     }

@@ -11,7 +11,7 @@ import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.capture.TagsHeaderHidden;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.stats.Event;
-import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.StoreException;
 
 /**
@@ -79,7 +79,7 @@ final class PageFlow {
       responder.bypass(p, "store-unavailable");
       return;
     }
-    CachedPage page = found.page();
+    StoredPage page = found.page();
     if (page != null && page.isUncacheableMarker() && engine.clock.millis() < page.freshUntilMillis()) {
       rebuild.afterRefusal(p, found, false);
       return;

@@ -8,15 +8,15 @@ import java.util.Locale;
 import java.util.Map;
 import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.capture.Cacheability;
-import org.pagecache.internal.capture.Captured;
+import org.pagecache.internal.capture.CapturedResponse;
 import org.pagecache.internal.capture.PageBuilder;
 import org.pagecache.internal.counters.Placeholders;
 import org.pagecache.internal.freshness.HitForMiss;
 import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.stats.Event;
-import org.pagecache.internal.store.CachedPage.Header;
-import org.pagecache.internal.store.CachedPage.TagVersion;
-import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.StoredPage.Header;
+import org.pagecache.internal.store.StoredPage.TagVersion;
+import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.StoreException;
 
 /**
@@ -35,7 +35,7 @@ final class PageWriter {
     this.lookup = lookup;
   }
 
-  Built store(PageRequest p, Found found, Captured c, CachedPage stale, long start, Duration fresh) {
+  Built store(PageRequest p, Found found, CapturedResponse c, StoredPage stale, long start, Duration fresh) {
     long now = engine.clock.millis();
     String key = found.key();
     List<Header> vary = responseVary(p, c);
@@ -49,7 +49,7 @@ final class PageWriter {
       tags = null;
     }
     boolean mustRevalidate = Cacheability.forbidsStale(c);
-    CachedPage page = PageBuilder.build(c, new PageBuilder.Context(now, fresh.toMillis(), now - start,
+    StoredPage page = PageBuilder.build(c, new PageBuilder.Context(now, fresh.toMillis(), now - start,
         found.token(), tags == null ? List.of() : tags, LiveCounts.declared(p.req()), Placeholders.contains(c.body()),
         vary, engine.cacheHeader, mustRevalidate));
     byte[] bytes = engine.codec.encode(page);
@@ -77,7 +77,7 @@ final class PageWriter {
    * it counts the refusals in a row, which decides between miss and pass (see {@link HitForMiss}).
    */
   void rememberRefusal(PageRequest p, Found found, String reason, long now) {
-    CachedPage marker = CachedPage.uncacheable(reason, HitForMiss.refusalsAfter(found.page(), now), now,
+    StoredPage marker = StoredPage.uncacheable(reason, HitForMiss.refusalsAfter(found.page(), now), now,
         now + engine.uncacheableTtl.toMillis());
     storeQuietly(p, found.key(), engine.codec.encode(marker), (int) Math.max(1, engine.uncacheableTtl.toSeconds()));
     engine.waiting.arrived(found.key(), marker);
@@ -99,7 +99,7 @@ final class PageWriter {
   }
 
   /** Headers the response says it varies on, beyond the policy's and Accept-Encoding, with this request's values. */
-  private List<Header> responseVary(PageRequest p, Captured c) {
+  private List<Header> responseVary(PageRequest p, CapturedResponse c) {
     LinkedHashSet<String> names = new LinkedHashSet<>();
     for (String v : c.headerValues("Vary")) {
       for (String n : v.split(",")) {
@@ -117,7 +117,7 @@ final class PageWriter {
   }
 
   /** The page's tags (declared and from X-Cache-Tags) with the versions to record (see TagVersions.forBuild). */
-  private List<TagVersion> tagVersions(PageRequest p, Captured c, long start) {
+  private List<TagVersion> tagVersions(PageRequest p, CapturedResponse c, long start) {
     LinkedHashSet<String> names = new LinkedHashSet<>();
     Object declared = p.req().getAttribute(PageCache.TAGS_ATTRIBUTE);
     if (declared instanceof List<?> list) {

@@ -5,15 +5,15 @@ import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.util.Set;
 import org.pagecache.internal.capture.CacheStatus;
-import org.pagecache.internal.capture.CaptureRequest;
-import org.pagecache.internal.capture.Captured;
+import org.pagecache.internal.capture.WatchedRequest;
+import org.pagecache.internal.capture.CapturedResponse;
 import org.pagecache.internal.capture.CapturingResponse;
 import org.pagecache.internal.capture.HeaderReads;
 import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.freshness.HitForMiss;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.stats.Event;
-import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.StoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,7 +92,7 @@ final class Rebuild {
    * builds if nobody did, gives the lock back in the one place that does, whatever way the build
    * ended (even an Error), then answers.
    */
-  void buildUnderLock(PageRequest p, Found found, CachedPage stale, Lease lease) throws IOException, ServletException {
+  void buildUnderLock(PageRequest p, Found found, StoredPage stale, Lease lease) throws IOException, ServletException {
     Built built;
     try {
       Found again;
@@ -121,7 +121,7 @@ final class Rebuild {
    * looked. Comparing build times rather than re-classifying matters for an early refresh: the
    * page it replaces is still fresh, and a second random draw would usually call off the rebuild.
    */
-  private static boolean builtSince(CachedPage before, Found again) {
+  private static boolean builtSince(StoredPage before, Found again) {
     return again.decision().state() == Freshness.State.FRESH && !again.page().isUncacheableMarker()
         && (before == null || again.page().builtAtMillis() > before.builtAtMillis());
   }
@@ -130,14 +130,14 @@ final class Rebuild {
    * Runs the handler with its response captured, then does what {@link BuildDecision} says: store
    * the page, refuse it, or fall back to the stale copy. Writes to memcached; sends nothing.
    */
-  Built build(PageRequest p, Found found, CachedPage stale) {
+  Built build(PageRequest p, Found found, StoredPage stale) {
     long start = engine.clock.millis();
     long startNanos = System.nanoTime(); // build time for metrics: a monotonic clock, not the TTL clock
     CapturingResponse capture = responder.newCapture(p);
     capture.onPassThrough(responder.label(CacheStatus.bypass("streamed"))::apply);
     markRecentInvalidation(p, found, start);
-    CaptureRequest shared = CaptureRequest.forSharing(p.req(), capture);
-    Captured c;
+    WatchedRequest shared = WatchedRequest.forSharing(p.req(), capture);
+    CapturedResponse c;
     try {
       p.chain().doFilter(shared, capture);
       c = capture.finish();

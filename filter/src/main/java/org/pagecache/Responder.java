@@ -5,8 +5,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.pagecache.internal.capture.CacheStatus;
-import org.pagecache.internal.capture.CaptureRequest;
-import org.pagecache.internal.capture.Captured;
+import org.pagecache.internal.capture.WatchedRequest;
+import org.pagecache.internal.capture.CapturedResponse;
 import org.pagecache.internal.capture.CapturingResponse;
 import org.pagecache.internal.capture.PageSender.Label;
 import org.pagecache.internal.capture.PageSender;
@@ -14,7 +14,7 @@ import org.pagecache.internal.capture.TagsHeaderHidden;
 import org.pagecache.internal.counters.Placeholders;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.stats.Event;
-import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.StoredPage;
 
 /**
  * Sends the answer: a stored page, a captured response that is not stored, or the handler's own
@@ -32,7 +32,7 @@ final class Responder {
    * Serves a stored page, counting its views and filling its counters in: live even on a hit.
    * {@code event} is null when the request's event was traced already (a miss, at its lookup).
    */
-  void serve(PageRequest p, CachedPage page, Event event, CacheStatus status) throws IOException {
+  void serve(PageRequest p, StoredPage page, Event event, CacheStatus status) throws IOException {
     if (event != null) {
       p.stats().record(event);
     }
@@ -44,10 +44,10 @@ final class Responder {
   }
 
   /** Sends a response that was captured but not stored, with its counters live too. */
-  void replay(PageRequest p, Captured c, CacheStatus status) throws IOException {
+  void replay(PageRequest p, CapturedResponse c, CacheStatus status) throws IOException {
     List<String> declared = LiveCounts.declared(p.req());
     Map<String, Long> counts = p.isHead() || declared.isEmpty() ? Map.of() : engine.live.count(declared);
-    Captured out = Placeholders.contains(c.body()) ? c.withBody(engine.live.render(c.body(), counts, status.xCache())) : c;
+    CapturedResponse out = Placeholders.contains(c.body()) ? c.withBody(engine.live.render(c.body(), counts, status.xCache())) : c;
     PageSender.replay(p.req(), p.res(), out, label(status));
   }
 
@@ -68,17 +68,17 @@ final class Responder {
     Label label = label(status);
     if (p.isHead()) {
       label.apply(p.res());
-      CaptureRequest watched = CaptureRequest.watching(p.req());
+      WatchedRequest watched = WatchedRequest.watching(p.req());
       p.chain().doFilter(watched, new TagsHeaderHidden(p.res()));
       recordCookieBypass(p, watched);
       return;
     }
     CapturingResponse capture = newCapture(p);
     capture.onPassThrough(label::apply);
-    CaptureRequest watched = CaptureRequest.asSent(p.req(), capture);
+    WatchedRequest watched = WatchedRequest.asSent(p.req(), capture);
     p.chain().doFilter(watched, capture);
     recordCookieBypass(p, watched);
-    Captured c = capture.finish();
+    CapturedResponse c = capture.finish();
     if (c.passedThrough()) {
       engine.live.count(LiveCounts.declared(p.req()));
       return;
@@ -87,7 +87,7 @@ final class Responder {
   }
 
   /** The evidence an operator opens the cache up with: which cookies bypassed, and whether the handler read one. */
-  private static void recordCookieBypass(PageRequest p, CaptureRequest watched) {
+  private static void recordCookieBypass(PageRequest p, WatchedRequest watched) {
     if (!p.parts().cookies().isEmpty()) {
       p.stats().cookieBypass(p.parts().cookies(), watched.reads().readCookies());
     }
@@ -98,7 +98,7 @@ final class Responder {
   }
 
 
-  long ttlLeft(CachedPage page) {
+  long ttlLeft(StoredPage page) {
     return (page.freshUntilMillis() - engine.clock.millis()) / 1000;
   }
 

@@ -9,7 +9,7 @@ import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.freshness.WaitingChoice;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.stats.Event;
-import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.StoreException;
 
 /**
@@ -42,7 +42,7 @@ final class Waiting {
       if (!ticket.leads()) {
         p.stats().lockWaited();
         WaitingList.Wait w = ticket.await(engine.lockWait);
-        CachedPage arrived = w.page();
+        StoredPage arrived = w.page();
         switch (WaitingChoice.afterWakeUp(w.timedOut(), arrived, arrived != null && Lookup.varyMatches(arrived, p.req()))) {
           case BUILD_WITHOUT_LOCK -> {
             buildWithoutLock(p, found);
@@ -79,7 +79,7 @@ final class Waiting {
         sleep(Math.min(pause, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
         pause = Math.min(pause * 2, MAX_POLL_MILLIS);
         Map<String, byte[]> got = engine.store.getMulti(List.of(found.key(), lockKey));
-        CachedPage page = engine.codec.decode(found.key(), got.get(found.key()));
+        StoredPage page = engine.codec.decode(found.key(), got.get(found.key()));
         boolean variantMatches = page != null && Lookup.varyMatches(page, p.req());
         switch (WaitingChoice.afterPoll(page, found.page(), variantMatches, got.containsKey(lockKey))) {
           case AFTER_REFUSAL -> {

@@ -1,6 +1,6 @@
 package org.pagecache.internal.freshness;
 
-import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.StoredPage;
 
 /**
  * What a request waiting for another request's build of its page does next: a pure decision from
@@ -31,7 +31,7 @@ public enum WaitingChoice {
    * @param arrived        the page the leading request passed on; null when it had none
    * @param variantMatches {@code arrived} is this request's variant (the headers it varies on match)
    */
-  public static WaitingChoice afterWakeUp(boolean timedOut, CachedPage arrived, boolean variantMatches) {
+  public static WaitingChoice afterWakeUp(boolean timedOut, StoredPage arrived, boolean variantMatches) {
     if (timedOut) {
       return BUILD_WITHOUT_LOCK;
     }
@@ -52,7 +52,7 @@ public enum WaitingChoice {
    * @param variantMatches {@code polled} is this request's variant
    * @param lockHeld       the page's rebuild lock is still in memcached
    */
-  public static WaitingChoice afterPoll(CachedPage polled, CachedPage lookedUp, boolean variantMatches, boolean lockHeld) {
+  public static WaitingChoice afterPoll(StoredPage polled, StoredPage lookedUp, boolean variantMatches, boolean lockHeld) {
     boolean newer = polled != null && (lookedUp == null || polled.builtAtMillis() > lookedUp.builtAtMillis());
     if (newer && polled.isUncacheableMarker()) {
       return AFTER_REFUSAL;

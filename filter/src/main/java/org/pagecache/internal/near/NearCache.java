@@ -9,9 +9,9 @@ import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.pagecache.internal.capture.BodyEncoding;
-import org.pagecache.internal.store.CachedPage;
-import org.pagecache.internal.store.CachedPage.Header;
-import org.pagecache.internal.store.CachedPage.TagVersion;
+import org.pagecache.internal.store.StoredPage;
+import org.pagecache.internal.store.StoredPage.Header;
+import org.pagecache.internal.store.StoredPage.TagVersion;
 
 /**
  * The pages this JVM served recently, decoded, so a hot page costs no memcached round trip: a
@@ -97,7 +97,7 @@ public final class NearCache {
    * then, or just written). The same page seen again keeps its inflated body and only moves its
    * verification time forward.
    */
-  public void remember(String key, String handler, CachedPage page, long verifiedAtMillis) {
+  public void remember(String key, String handler, StoredPage page, long verifiedAtMillis) {
     if (cache == null || page.isUncacheableMarker() || page.body().length > maxBodyBytes) {
       return;
     }
@@ -131,7 +131,7 @@ public final class NearCache {
    * The identity body of a page this request got from the near cache, inflated at most once per
    * entry (the entry is re-weighed with it); for any other page, a supplier that inflates it.
    */
-  public Supplier<byte[]> identityBody(Entry served, CachedPage page) {
+  public Supplier<byte[]> identityBody(Entry served, StoredPage page) {
     if (served == null || served.page != page || cache == null) {
       return () -> inflate(page);
     }
@@ -146,7 +146,7 @@ public final class NearCache {
     };
   }
 
-  private byte[] inflate(CachedPage page) {
+  private byte[] inflate(StoredPage page) {
     if (!page.gzipped()) {
       return page.body();
     }
@@ -189,7 +189,7 @@ public final class NearCache {
     return cache == null ? 0 : misses.sum();
   }
 
-  private static boolean samePage(CachedPage a, CachedPage b) {
+  private static boolean samePage(StoredPage a, StoredPage b) {
     return a.builtAtMillis() == b.builtAtMillis() && a.token() == b.token() && a.etag().equals(b.etag())
         && a.gzipped() == b.gzipped() && a.tags().equals(b.tags()) && a.vary().equals(b.vary());
   }
@@ -201,11 +201,11 @@ public final class NearCache {
   public static final class Entry {
     final String key;
     final String handler;
-    final CachedPage page;
+    final StoredPage page;
     final long verifiedAtMillis;
     final byte[] identity;
 
-    Entry(String key, String handler, CachedPage page, long verifiedAtMillis, byte[] identity) {
+    Entry(String key, String handler, StoredPage page, long verifiedAtMillis, byte[] identity) {
       this.key = key;
       this.handler = handler;
       this.page = page;
@@ -213,7 +213,7 @@ public final class NearCache {
       this.identity = identity;
     }
 
-    public CachedPage page() {
+    public StoredPage page() {
       return page;
     }
 

@@ -4,18 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.StoredPage;
 
 /** What a request waiting for another's build does next, from plain values: no memcached, no threads. */
 class WaitingChoiceTest {
   private static final long BUILT = 1_000_000;
 
-  private static CachedPage page(long builtAt) {
-    return new CachedPage(200, List.of(), new byte[0], false, "e", builtAt, builtAt + 60_000, 50, 0, List.of(),
+  private static StoredPage page(long builtAt) {
+    return new StoredPage(200, List.of(), new byte[0], false, "e", builtAt, builtAt + 60_000, 50, 0, List.of(),
         List.of(), false, List.of(), null);
   }
 
-  private static final CachedPage REFUSED = CachedPage.uncacheable("set-cookie", BUILT + 5, BUILT + 10_000);
+  private static final StoredPage REFUSED = StoredPage.uncacheable("set-cookie", BUILT + 5, BUILT + 10_000);
 
   @Test
   void aWaiterWokenByTimeoutBuildsWithoutTheLock() {

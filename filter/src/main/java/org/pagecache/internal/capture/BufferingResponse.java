@@ -23,7 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
-import org.pagecache.internal.store.CachedPage.Header;
+import org.pagecache.internal.store.StoredPage.Header;
 
 /**
  * The capturing side of {@link CapturingResponse}: records status, headers, cookies and body and
@@ -35,7 +35,7 @@ import org.pagecache.internal.store.CachedPage.Header;
  * stream and writer live on (the handler keeps them), and they then forward to the real response.
  * The capture is its own lock: body writes and the hand-over never interleave.
  */
-final class ResponseCapture extends HttpServletResponseWrapper {
+final class BufferingResponse extends HttpServletResponseWrapper {
   private static final DateTimeFormatter HTTP_DATE =
       DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC).withLocale(Locale.US);
 
@@ -69,7 +69,7 @@ final class ResponseCapture extends HttpServletResponseWrapper {
   private boolean draining;
   private boolean overflowed;
 
-  ResponseCapture(HttpServletResponse real, int limit, String defaultCharset, Overflow overflow) {
+  BufferingResponse(HttpServletResponse real, int limit, String defaultCharset, Overflow overflow) {
     super(real);
     this.real = real;
     this.limit = limit;
@@ -451,14 +451,14 @@ final class ResponseCapture extends HttpServletResponseWrapper {
   }
 
   /** What the handler produced; {@code passedThrough} when the real response took over. */
-  Captured finish(boolean passedThrough) {
+  CapturedResponse finish(boolean passedThrough) {
     drain();
     List<Header> all = new ArrayList<>(headers);
     String type = getContentType();
     if (type != null && !passedThrough) {
       all.add(new Header("Content-Type", type));
     }
-    return new Captured(status, List.copyOf(all), List.copyOf(cookies), buffer.toByteArray(),
+    return new CapturedResponse(status, List.copyOf(all), List.copyOf(cookies), buffer.toByteArray(),
         errorMessage, overflowed, passedThrough, trailers);
   }
 
@@ -471,7 +471,7 @@ final class ResponseCapture extends HttpServletResponseWrapper {
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-      synchronized (ResponseCapture.this) {
+      synchronized (BufferingResponse.this) {
         if (handedOver) {
           real.getOutputStream().write(b, off, len);
           return;

@@ -2,7 +2,7 @@ package org.pagecache.internal.capture;
 
 import jakarta.servlet.http.Cookie;
 import java.util.List;
-import org.pagecache.internal.store.CachedPage.Header;
+import org.pagecache.internal.store.StoredPage.Header;
 
 /**
  * What a handler produced, as captured by {@link CapturingResponse}: nothing of it has reached the
@@ -17,7 +17,7 @@ import org.pagecache.internal.store.CachedPage.Header;
  * @param passedThrough the response went to the client directly (async, overflow): nothing to send
  * @param trailers      the handler set trailer fields (never cached)
  */
-public record Captured(
+public record CapturedResponse(
     int status,
     List<Header> headers,
     List<Cookie> cookies,
@@ -28,8 +28,8 @@ public record Captured(
     boolean trailers) {
 
   /** The same response with another body (e.g. counters filled in). */
-  public Captured withBody(byte[] newBody) {
-    return new Captured(status, headers, cookies, newBody, errorMessage, overflowed, passedThrough, trailers);
+  public CapturedResponse withBody(byte[] newBody) {
+    return new CapturedResponse(status, headers, cookies, newBody, errorMessage, overflowed, passedThrough, trailers);
   }
 
   /** The first value of a header, case-insensitively, or null. */

@@ -26,7 +26,7 @@ import java.util.Set;
  * Starting async hands the response to the container first (see {@link CapturingResponse#passThrough()}).
  * Every header and cookie read is recorded in {@link #reads()}: what the page depends on.
  */
-public final class CaptureRequest extends HttpServletRequestWrapper {
+public final class WatchedRequest extends HttpServletRequestWrapper {
   private static final Set<String> HIDDEN = Set.of("range", "if-range", "if-none-match",
       "if-modified-since", "if-match", "if-unmodified-since", "accept-encoding");
 
@@ -34,28 +34,28 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
   private final boolean shared;
   private final HeaderReads reads = new HeaderReads();
 
-  private CaptureRequest(HttpServletRequest request, CapturingResponse capture, boolean shared) {
+  private WatchedRequest(HttpServletRequest request, CapturingResponse capture, boolean shared) {
     super(request);
     this.capture = capture;
     this.shared = shared;
   }
 
   /** For a page being built for the cache: the full representation every client can share. */
-  public static CaptureRequest forSharing(HttpServletRequest request, CapturingResponse capture) {
-    return new CaptureRequest(request, capture, true);
+  public static WatchedRequest forSharing(HttpServletRequest request, CapturingResponse capture) {
+    return new WatchedRequest(request, capture, true);
   }
 
   /**
    * For a response captured only to fill in counters before it is sent (a bypass): the request is
    * left as the client sent it; only going async is intercepted.
    */
-  public static CaptureRequest asSent(HttpServletRequest request, CapturingResponse capture) {
-    return new CaptureRequest(request, capture, false);
+  public static WatchedRequest asSent(HttpServletRequest request, CapturingResponse capture) {
+    return new WatchedRequest(request, capture, false);
   }
 
   /** For a request that is only watched, not captured (a bypassed HEAD): it records what the handler reads. */
-  public static CaptureRequest watching(HttpServletRequest request) {
-    return new CaptureRequest(request, null, false);
+  public static WatchedRequest watching(HttpServletRequest request) {
+    return new WatchedRequest(request, null, false);
   }
 
   /** The headers and cookies the handler has read so far. */

@@ -24,7 +24,7 @@ import java.util.List;
  * @param mustRevalidate the handler forbade serving the page stale ({@code must-revalidate})
  * @param refusals      for a marker: how many builds in a row were refused (see {@code HitForMiss})
  */
-public record CachedPage(
+public record StoredPage(
     int status,
     List<Header> headers,
     byte[] body,
@@ -42,7 +42,7 @@ public record CachedPage(
     boolean mustRevalidate,
     int refusals) {
 
-  public CachedPage {
+  public StoredPage {
     headers = List.copyOf(headers);
     tags = List.copyOf(tags);
     viewKeys = List.copyOf(viewKeys);
@@ -50,7 +50,7 @@ public record CachedPage(
   }
 
   /** A page as stored before must-revalidate and refusal counts were recorded. */
-  public CachedPage(int status, List<Header> headers, byte[] body, boolean gzipped, String etag,
+  public StoredPage(int status, List<Header> headers, byte[] body, boolean gzipped, String etag,
       long builtAtMillis, long freshUntilMillis, long buildMillis, long token, List<TagVersion> tags,
       List<String> viewKeys, boolean placeholders, List<Header> vary, String uncacheableReason) {
     this(status, headers, body, gzipped, etag, builtAtMillis, freshUntilMillis, buildMillis, token, tags,
@@ -58,13 +58,13 @@ public record CachedPage(
   }
 
   /** A small entry remembering that a page's first refused build, so nobody waits on its lock. */
-  public static CachedPage uncacheable(String reason, long nowMillis, long untilMillis) {
+  public static StoredPage uncacheable(String reason, long nowMillis, long untilMillis) {
     return uncacheable(reason, 1, nowMillis, untilMillis);
   }
 
   /** A small entry remembering that the last {@code refusals} builds of a page were refused. */
-  public static CachedPage uncacheable(String reason, int refusals, long nowMillis, long untilMillis) {
-    return new CachedPage(0, List.of(), new byte[0], false, "", nowMillis, untilMillis, 0, 0,
+  public static StoredPage uncacheable(String reason, int refusals, long nowMillis, long untilMillis) {
+    return new StoredPage(0, List.of(), new byte[0], false, "", nowMillis, untilMillis, 0, 0,
         List.of(), List.of(), false, List.of(), reason, false, refusals);
   }
 
