@@ -21,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.store.MemcachedStore;
@@ -36,18 +35,13 @@ class FreshnessFlowTest {
   @RegisterExtension
   static MemcachedExtension memcached = MemcachedExtension.nodes(1);
 
+  @RegisterExtension
+  final CachedSite.Sites sites = new CachedSite.Sites(memcached);
   private CachedSite site;
   private final MutableClock clock = new MutableClock();
 
-  @AfterEach
-  void stop() {
-    if (site != null) {
-      site.close();
-    }
-  }
-
   private CachedSite site() {
-    site = new CachedSite(memcached.servers()).clock(clock);
+    site = sites.open().clock(clock);
     return site;
   }
 

@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.zip.GZIPInputStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.store.MemcachedStore;
@@ -44,17 +43,12 @@ class PageCacheFilterTest {
   @RegisterExtension
   static MemcachedExtension memcached = MemcachedExtension.nodes(1);
 
+  @RegisterExtension
+  final CachedSite.Sites sites = new CachedSite.Sites(memcached);
   private CachedSite site;
 
-  @AfterEach
-  void stop() {
-    if (site != null) {
-      site.close();
-    }
-  }
-
   private CachedSite site() {
-    site = new CachedSite(memcached.servers());
+    site = sites.open();
     return site;
   }
 

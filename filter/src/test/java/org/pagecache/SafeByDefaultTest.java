@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.testing.Eventually;
@@ -34,17 +33,12 @@ class SafeByDefaultTest {
 
   private static final String BEARER = "Bearer evidence-token";
 
+  @RegisterExtension
+  final CachedSite.Sites sites = new CachedSite.Sites(memcached);
   private CachedSite site;
 
-  @AfterEach
-  void stop() {
-    if (site != null) {
-      site.close();
-    }
-  }
-
   private CachedSite site() {
-    site = new CachedSite(memcached.servers());
+    site = sites.open();
     return site;
   }
 
