@@ -30,7 +30,11 @@ import org.pagecache.testing.MemcachedExtension;
 import org.pagecache.testing.MutableClock;
 import org.pagecache.testing.RecordingStore;
 
-/** Update tokens, soft expiry, tags and the rebuild lock, on real memcached through real HTTP. */
+/**
+ * Update tokens, soft expiry, tags and the rebuild lock where memcached itself or the sockets
+ * matter: expiry times, lost and older tokens, stampedes, builds racing invalidations. What holds
+ * on any store is specified in {@link TokensAndTagsSpec} (fast tier).
+ */
 class FreshnessFlowTest {
   @RegisterExtension
   static MemcachedExtension memcached = MemcachedExtension.nodes(1);
@@ -75,24 +79,6 @@ class FreshnessFlowTest {
   }
 
   @Test
-  void refreshingOneHandlerRebuildsItsPagesAndLeavesOthersCached() {
-    site().handler("a", SiteServlets.page(), "/a/*").handler("b", SiteServlets.page(), "/b/*").start();
-    site.get("/a/1");
-    site.get("/b/1");
-    PageCache.Refresh refresh = site.cache.refreshHandler("a");
-    assertTrue(refresh.known());
-    assertTrue(refresh.token() > 0);
-    clock.advance(Duration.ofMillis(1));
-    HttpResponse<byte[]> a = site.get("/a/1");
-    assertEquals("MISS", xcache(a), "a's page was condemned and rebuilt by this request");
-    assertTrue(Http.text(a).contains("call 2"));
-    assertEquals("HIT", xcache(site.get("/a/1")));
-    assertEquals("HIT", xcache(site.get("/b/1")));
-    assertEquals(1, site.calls("b"));
-    assertEquals(0, memcached.text(0).statLong("cmd_flush"));
-  }
-
-  @Test
   void memcachedKeepsAPageForTtlPlusGraceAndTheTokenOutlivesIt() {
     site().set("policies", "soft: ttl=30s, grace=5m").handler("soft", SiteServlets.page(), "/soft").start();
     site.get("/soft");
@@ -102,16 +88,6 @@ class FreshnessFlowTest {
     site.cache.refreshHandler("soft");
     assertEquals(-1L, memcached.text(0).secondsToLive(site.cache.config.namespace.token("soft")),
         "the token never expires, so no entry can outlive the token that condemns it");
-  }
-
-  @Test
-  void refreshOfAnUnknownHandlerIsHarmlessAndSaysSo() {
-    site().handler("a", SiteServlets.page(), "/a/*").start();
-    PageCache.Refresh r = site.cache.refreshHandler("never-seen");
-    assertFalse(r.known());
-    assertFalse(site.cache.refreshHandler("never-seen").known(), "a misspelt name stays unknown when refreshed again");
-    site.get("/a/1");
-    assertTrue(site.cache.refreshHandler("a").known(), "a handler that served a page is known");
   }
 
   @Test
@@ -260,49 +236,6 @@ class FreshnessFlowTest {
   }
 
   @Test
-  void earlyRefreshRebuildsAHotPageBeforeItGoesStale() {
-    SiteServlets.Handler h = SiteServlets.of((req, res, call) -> {
-      if (call == 1) {
-        clock.advance(Duration.ofMillis(500)); // the first build takes 500 ms: XFetch scales by build time
-      }
-      res.getWriter().print("call " + call);
-    });
-    site().set("policies", "early: ttl=60s, early-refresh=on").handler("early", h, "/early").start();
-    assertEquals("MISS", xcache(site.get("/early")));
-    // Half-way through the TTL an early refresh is practically impossible (it would need a random
-    // number below e^-60)...
-    clock.advance(Duration.ofSeconds(30));
-    assertEquals("HIT", xcache(site.get("/early")));
-    assertEquals(1, h.calls.get());
-    // ...while 250 ms before freshUntil each request refreshes early with probability e^-0.5 (about
-    // 0.6): within a bounded number of requests one does, and nobody sees STALE.
-    clock.advance(Duration.ofMillis(29_750));
-    Map<String, Integer> labels = new TreeMap<>();
-    HttpResponse<byte[]> rebuild = null;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    for (int i = 0; i < 200 && h.calls.get() < 2 && System.nanoTime() < deadline; i++) {
-      HttpResponse<byte[]> r = site.get("/early");
-      assertEquals(200, r.statusCode());
-      labels.merge(xcache(r), 1, Integer::sum);
-      if (h.calls.get() == 2 && rebuild == null) {
-        rebuild = r;
-      }
-    }
-    assertEquals(2, h.calls.get(), "refreshed early: " + labels);
-    assertFalse(labels.containsKey("STALE"), "never stale: " + labels);
-    assertEquals(1, labels.getOrDefault("MISS", 0), "only the request that ran the handler is a MISS: " + labels);
-    assertEquals("MISS", xcache(rebuild));
-    assertTrue(rebuild.headers().firstValue("Cache-Status").orElse("").contains("fwd=stale"));
-    assertEquals("call 2", Http.text(rebuild));
-    // Past the old page's freshUntil the refreshed page is still fresh.
-    clock.advance(Duration.ofSeconds(1));
-    HttpResponse<byte[]> after = site.get("/early");
-    assertEquals("HIT", xcache(after));
-    assertEquals("call 2", Http.text(after));
-    assertEquals(2, h.calls.get());
-  }
-
-  @Test
   void aFailingBuildReleasesTheLockAndKeepsServingTheOldPage() {
     SiteServlets.Handler h = SiteServlets.page();
     site().handler("fragile", h, "/fragile").start();
@@ -377,35 +310,6 @@ class FreshnessFlowTest {
   }
 
   @Test
-  void aTagInvalidationReachesPagesOfTwoHandlers() {
-    SiteServlets.Handler article = SiteServlets.of((req, res, call) -> {
-      PageCache.tag(req, "article:42");
-      res.getWriter().print("article call " + call);
-    });
-    SiteServlets.Handler list = SiteServlets.of((req, res, call) -> {
-      res.setHeader("X-Cache-Tags", "article:42, section:sport");
-      res.getWriter().print("list call " + call);
-    });
-    site().set("tag.cache", "1ms").handler("article", article, "/article/*").handler("list", list, "/list")
-        .handler("other", SiteServlets.page(), "/other").start();
-    site.get("/article/42");
-    HttpResponse<byte[]> l = site.get("/list");
-    assertFalse(l.headers().firstValue("X-Cache-Tags").isPresent(), "tag header stripped");
-    site.get("/other");
-    assertEquals("HIT", xcache(site.get("/article/42")));
-    assertEquals("HIT", xcache(site.get("/list")));
-    clock.advance(Duration.ofMillis(5));
-    site.cache.invalidateTag("article:42");
-    clock.advance(Duration.ofMillis(5));
-    HttpResponse<byte[]> a2 = site.get("/article/42");
-    HttpResponse<byte[]> l2 = site.get("/list");
-    assertEquals("MISS", xcache(a2));
-    assertEquals("MISS", xcache(l2));
-    assertEquals("HIT", xcache(site.get("/other")));
-    assertEquals("HIT", xcache(site.get("/article/42")));
-  }
-
-  @Test
   void aCmsProcessWithoutAnyServletRefreshesInvalidatesAndEvictsTheSitesPages() {
     SiteServlets.Handler tagged = SiteServlets.of((req, res, call) -> {
       PageCache.tag(req, "article:7");
@@ -434,18 +338,6 @@ class FreshnessFlowTest {
     assertEquals("MISS", xcache(site.get("/b/1")), "its tag invalidated from the CMS process");
     assertEquals("MISS", xcache(site.get("/c/1")), "evicted from the CMS process");
     assertEquals(List.of(2, 2, 2), List.of(site.calls("a"), site.calls("b"), site.calls("c")));
-  }
-
-  @Test
-  void aPageWithABrandNewTagIsAHitOnItsSecondRequest() {
-    site().handler("tagged", SiteServlets.of((req, res, call) -> {
-      PageCache.tag(req, "brand-new-tag");
-      clock.advance(Duration.ofMillis(3)); // building takes time: the tag is created after the build started
-      res.getWriter().print("call " + call);
-    }), "/tagged").start();
-    assertEquals("MISS", xcache(site.get("/tagged")));
-    assertEquals("HIT", xcache(site.get("/tagged")));
-    assertEquals(1, site.calls("tagged"));
   }
 
   @Test

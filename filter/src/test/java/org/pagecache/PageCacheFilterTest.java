@@ -29,7 +29,6 @@ import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.JettyServer;
 import org.pagecache.testing.MemcachedExtension;
-import org.pagecache.testing.MutableClock;
 import org.pagecache.testing.RecordingStore;
 
 /**
