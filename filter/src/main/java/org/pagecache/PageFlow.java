@@ -28,11 +28,12 @@ import org.pagecache.store.StoreException;
  *   build: run the handler captured -> BuildDecision -> store / refuse / stale copy
  *          -> give the lock back (one place: buildUnderLock) -> answer
  * </pre>
- * This class is the first column: the checks, then the way the lookup sends the request. The
- * steps are parts of their own, each read top to bottom: {@link Lookup}, {@link Waiting} (ABSENT),
- * {@link Rebuild} (lock, build; {@link PageWriter} stores), {@link Responder} (serve, replay,
- * bypass).
- * How each response was served is a {@link CacheStatus}, rendered once. Every store failure falls
+ * This class does the request checks and sends the request the way its lookup says; each step
+ * is a part of its own that reads top to bottom: {@link Lookup}, {@link Waiting} (ABSENT),
+ * {@link Rebuild} (lock and build; {@link PageWriter} stores), {@link Responder} (serve, replay,
+ * bypass). They all work with the {@link Engine}.
+ *
+ * <p>How each response was served is a {@link CacheStatus}, rendered once. Every store failure falls
  * back to running the handler: the cache never causes a 5xx.
  */
 final class PageFlow {
