@@ -2,7 +2,7 @@ package org.pagecache;
 
 import java.time.Duration;
 import org.pagecache.internal.capture.Cacheability;
-import org.pagecache.internal.capture.Captured;
+import org.pagecache.internal.capture.CapturedResponse;
 import org.pagecache.internal.capture.ErrorPage;
 
 /**
@@ -20,7 +20,7 @@ import org.pagecache.internal.capture.ErrorPage;
  *                        it was written (too large, async: the same for everyone), otherwise not over
  *                        a stale copy and not for a 5xx
  */
-record BuildDecision(Kind kind, String reason, Captured response, Duration fresh, boolean rememberRefusal) {
+record BuildDecision(Kind kind, String reason, CapturedResponse response, Duration fresh, boolean rememberRefusal) {
   enum Kind { STORE, REFUSE, STALE_IF_ERROR, PASSED_THROUGH }
 
   /**
@@ -31,7 +31,7 @@ record BuildDecision(Kind kind, String reason, Captured response, Duration fresh
    * @param containerSetCookie  the container gave the response a cookie past the capture (a new session)
    * @param readUnkeyedHeader   the handler read a request header that is not part of the key
    */
-  static BuildDecision of(Captured c, CachePolicy policy, long nowMillis, boolean hasStale,
+  static BuildDecision of(CapturedResponse c, CachePolicy policy, long nowMillis, boolean hasStale,
       boolean containerSetCookie, boolean readUnkeyedHeader) {
     if (c.passedThrough()) {
       return new BuildDecision(Kind.PASSED_THROUGH, c.overflowed() ? "too-large" : "async", c, null, true);
@@ -39,7 +39,7 @@ record BuildDecision(Kind kind, String reason, Captured response, Duration fresh
     if (c.status() >= 500 && hasStale) {
       return new BuildDecision(Kind.STALE_IF_ERROR, "stale-if-error", c, null, false);
     }
-    Captured response = c.sentError() && policy.statuses().contains(c.status()) ? ErrorPage.of(c) : c;
+    CapturedResponse response = c.sentError() && policy.statuses().contains(c.status()) ? ErrorPage.of(c) : c;
     String refusal = Cacheability.refusal(response, policy.statuses(), nowMillis);
     if (refusal == null && containerSetCookie) {
       refusal = "set-cookie";

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import org.pagecache.internal.config.Durations;
-import org.pagecache.CookieRule;
+import org.pagecache.internal.config.Specs;
 
 /**
  * How the pages of one handler are cached. Written as a one-line spec, e.g. in web.xml:
@@ -127,17 +127,13 @@ public record CachePolicy(
     CookieRule cookies = this.cookies;
     boolean strict = strictHeaders;
     List<String> harmless = this.harmless;
-    for (String item : spec.split(",")) {
-      if (item.isBlank()) {
-        continue;
-      }
-      int eq = item.indexOf('=');
-      if (eq < 1) {
-        throw new IllegalArgumentException(param + ": '" + item.trim()
+    for (Specs.Item item : Specs.keyValues(spec)) {
+      if (!item.wellFormed()) {
+        throw new IllegalArgumentException(param + ": '" + item.text()
             + "' is not key=value; keys: " + KEYS);
       }
-      String key = item.substring(0, eq).trim().toLowerCase(Locale.ROOT);
-      String value = item.substring(eq + 1).trim();
+      String key = item.name().toLowerCase(Locale.ROOT);
+      String value = item.value();
       String p = param + "." + key;
       switch (key) {
         case "ttl" -> ttl = Durations.parse(p, value);

@@ -9,9 +9,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.pagecache.internal.json.Json;
 import org.pagecache.counters.Counters;
 import org.pagecache.internal.counters.CounterNames;
+import org.pagecache.internal.json.Json;
 
 /**
  * Current counts as JSON, for pages that fetch them with JavaScript instead of placeholders (a

@@ -12,7 +12,7 @@ import org.pagecache.internal.counters.Placeholders;
 /**
  * Keeps counters live on cached pages: counts the views a page declared on every serve (hit or
  * miss), and fills counter placeholders into the body at serve time while the stored page keeps
- * them. BodyEncoding are handled as ISO-8859-1 text: every byte maps to one char and back, so pages in
+ * them. Bodies are handled as ISO-8859-1 text: every byte maps to one char and back, so pages in
  * any ASCII-compatible charset (UTF-8, windows-1251, ...) round-trip byte for byte around the
  * ASCII placeholders.
  */

@@ -5,30 +5,20 @@ import jakarta.servlet.ServletRegistration;
 import jakarta.servlet.ServletRequest;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
-import org.pagecache.internal.stats.CacheStats;
-import org.pagecache.counters.CountSink;
-import org.pagecache.counters.CountSource;
 import org.pagecache.counters.Counters;
-import org.pagecache.internal.counters.VisitorId;
-import org.pagecache.internal.freshness.RebuildLock;
-import org.pagecache.internal.freshness.TagVersions;
-import org.pagecache.internal.freshness.UpdateTokens;
-import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.near.NearCache;
-import org.pagecache.internal.near.NearStats;
-import org.pagecache.internal.near.WaitingList;
-import org.pagecache.internal.store.GuardedStore;
 import org.pagecache.store.LocalStore;
 import org.pagecache.store.MemcachedStore;
-import org.pagecache.internal.store.PageCodec;
 import org.pagecache.store.Store;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,48 +63,14 @@ public final class PageCache implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PageCache.class);
 
   final PageCacheConfig config;
-  final GuardedStore store;
-  final PageCodec codec = new PageCodec();
-  final PageKeys keys;
-  final UpdateTokens tokens;
-  final TagVersions tags;
-  final RebuildLock lock;
-  final CacheStats stats = new CacheStats();
-  final Policies policies;
-  final Clock clock;
-  final Counters counters;
-  /** Pages this JVM served recently ({@code near.size}, {@code near.trust}); a no-op when off. */
-  final NearCache near;
-  /** Requests of this JVM waiting together for a page nothing has built yet. */
-  final WaitingList waiting = new WaitingList();
-  final LiveCounts live;
-  /** How visitors are told apart for the online count; null when {@code online=off}. */
-  final VisitorId visitors;
+  /** The parts the request path works with. */
+  final Engine engine;
   private volatile ServletContext servletContext;
   private volatile Function<String, String> handlerByPath = path -> null;
 
   PageCache(PageCacheConfig config) {
     this.config = config;
-    this.clock = config.clock;
-    this.store = new GuardedStore(config.store != null ? config.store : newStore(config), clock,
-        config.retryInterval.toMillis());
-    this.keys = new PageKeys(config.namespace);
-    this.tokens = new UpdateTokens(store, config.namespace, clock);
-    this.tags = new TagVersions(store, config.namespace, clock, config.tagCache.toMillis());
-    this.lock = new RebuildLock(store, config.namespace, (int) Math.max(1, config.lockTtl.toSeconds()));
-    this.policies = config.policies;
-    this.counters = Counters.builder(store, config.namespace).settings(config.counters).clock(clock)
-        .source(config.countSource != null ? config.countSource : CountSource.ZERO)
-        .sink(config.countSink != null ? config.countSink : CountSink.NONE)
-        .countOnline(!config.online.equals("off"))
-        .build();
-    this.live = new LiveCounts(counters);
-    this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8);
-    this.visitors = switch (config.online) {
-      case "off" -> null;
-      case "on" -> VisitorId.sessionOrAddress();
-      default -> VisitorId.withCookie(config.online.substring("cookie:".length()));
-    };
+    this.engine = new Engine(config, config.store != null ? config.store : newStore(config));
   }
 
   /** Starts a page cache (connects to memcached, or makes the in-process store). */
@@ -173,6 +129,122 @@ public final class PageCache implements AutoCloseable {
   public record Eviction(String url, String handler, boolean existed) {}
 
   /**
+   * This JVM's counts, per handler, at one moment: an immutable snapshot (as Caffeine's
+   * {@code CacheStats}); the cache goes on counting in an object of its own.
+   *
+   * @param handlers every handler seen by this JVM, by name (sorted)
+   */
+  public record Stats(Map<String, HandlerStats> handlers) {
+    /** Copies {@code handlers}, sorted by name. */
+    public Stats {
+      handlers = Collections.unmodifiableSortedMap(new TreeMap<>(handlers));
+    }
+
+    /** Whether this JVM has seen a request of the handler. */
+    public boolean seen(String handler) {
+      return handlers.containsKey(handler);
+    }
+
+    /** The handler's counts; all zero for a handler this JVM has not seen. */
+    public HandlerStats handler(String handler) {
+      HandlerStats h = handlers.get(handler);
+      return h != null ? h : HandlerStats.none(handler);
+    }
+
+    /** The sums over every handler (named {@code *}; no trace, refresh or evidence of its own). */
+    public HandlerStats total() {
+      return handlers.values().stream().reduce(HandlerStats.none("*"), HandlerStats::plus);
+    }
+  }
+
+  /**
+   * One handler's counts since this JVM started, at one moment.
+   *
+   * @param handler the handler's name
+   * @param hits fresh pages served from the cache
+   * @param stale stale pages served while another request rebuilt them
+   * @param misses requests the cache had no servable page for
+   * @param rebuilds pages written to the store
+   * @param lockWaits requests that waited for another request's build
+   * @param bypasses GET/HEAD requests that went past the cache
+   * @param storeErrors store calls that failed or timed out
+   * @param builds runs of the handler that built a page, stored or not
+   * @param buildNanos the total time of those runs, in nanoseconds
+   * @param rebuiltSinceRefresh pages rebuilt since this JVM last refreshed the handler
+   * @param lastRefreshMillis when this JVM last refreshed the handler (epoch milliseconds), 0 if never
+   * @param lastRefreshBy who asked for that refresh ({@code api} or the admin's name), "" if never
+   * @param lastToken the update token that refresh wrote, 0 if never
+   * @param trace the last events, oldest first, one letter each (e.g. {@code MLWUHHHHSLWUHHH}:
+   *     H hit, S stale, M miss, L lock, W write, U unlock, B bypass, E error)
+   * @param bypassesByReason bypasses by the reason Cache-Status shows ({@code session}, {@code set-cookie}...)
+   * @param cookieBypasses per cookie name (never a value): the requests it made bypass
+   * @param unkeyedHeaders per request header the handler read though it is not part of the key: the builds that read it
+   */
+  public record HandlerStats(String handler, long hits, long stale, long misses, long rebuilds, long lockWaits,
+      long bypasses, long storeErrors, long builds, long buildNanos, long rebuiltSinceRefresh,
+      long lastRefreshMillis, String lastRefreshBy, long lastToken, String trace,
+      Map<String, Long> bypassesByReason, Map<String, CookieBypasses> cookieBypasses,
+      Map<String, Long> unkeyedHeaders) {
+    /** Copies the maps, sorted by name. */
+    public HandlerStats {
+      bypassesByReason = Collections.unmodifiableSortedMap(new TreeMap<>(bypassesByReason));
+      cookieBypasses = Collections.unmodifiableSortedMap(new TreeMap<>(cookieBypasses));
+      unkeyedHeaders = Collections.unmodifiableSortedMap(new TreeMap<>(unkeyedHeaders));
+    }
+
+    /** All zero: a handler not seen yet. */
+    static HandlerStats none(String handler) {
+      return new HandlerStats(handler, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "", 0, "", Map.of(), Map.of(), Map.of());
+    }
+
+    /** Hits (fresh and stale) over all requests the cache decided, 0 when none. */
+    public double hitRatio() {
+      long served = hits + stale;
+      long all = served + misses;
+      return all == 0 ? 0 : (double) served / all;
+    }
+
+    /** The counts of both added up, under this one's name; the bypass reasons are added, the rest is this one's. */
+    HandlerStats plus(HandlerStats o) {
+      Map<String, Long> reasons = new TreeMap<>(bypassesByReason);
+      o.bypassesByReason.forEach((reason, n) -> reasons.merge(reason, n, Long::sum));
+      return new HandlerStats(handler, hits + o.hits, stale + o.stale, misses + o.misses, rebuilds + o.rebuilds,
+          lockWaits + o.lockWaits, bypasses + o.bypasses, storeErrors + o.storeErrors, builds + o.builds,
+          buildNanos + o.buildNanos, rebuiltSinceRefresh + o.rebuiltSinceRefresh, lastRefreshMillis,
+          lastRefreshBy, lastToken, trace, reasons, cookieBypasses, unkeyedHeaders);
+    }
+  }
+
+  /**
+   * What one cookie name did to a handler's requests (docs/safety.md: the evidence for an ignore rule).
+   *
+   * @param requests requests it made bypass
+   * @param handlerReadCookies how many of them the handler read a cookie in
+   */
+  public record CookieBypasses(long requests, long handlerReadCookies) {}
+
+  /**
+   * The near cache of this JVM at one moment, as the admin page and {@code api/stats} show it.
+   *
+   * @param enabled     false when {@code near.size} or {@code near.trust} is 0
+   * @param entries     pages held (Caffeine's estimate)
+   * @param bytes       their estimated memory: bodies (stored and inflated), headers, overhead
+   * @param maxBytes    the bound ({@code near.size})
+   * @param trustMillis {@code near.trust}
+   * @param hits        requests answered from this JVM's memory
+   * @param misses      cacheable requests that asked memcached
+   */
+  public record NearStats(boolean enabled, long entries, long bytes, long maxBytes, long trustMillis,
+      long hits, long misses) {
+
+    /** Hits over lookups, or -1 before the first lookup. */
+    public double hitRatio() {
+      long all = hits + misses;
+      return all == 0 ? -1 : (double) hits / all;
+    }
+  }
+
+  /**
    * Makes every page of the handler STALE (never flush_all: other handlers keep their pages).
    * Each stale page is rebuilt by one request while the others are served the stale copy.
    *
@@ -190,11 +262,11 @@ public final class PageCache implements AutoCloseable {
   /** As {@link #refreshHandler(String)}, recording who asked (shown on the admin page). */
   public Refresh refreshHandler(String handler, String by) {
     checkName("handler", handler);
-    boolean known = policies.configured(handler) || stats.seen(handler);
-    long token = tokens.refresh(handler);
-    near.dropHandler(handler);
+    boolean known = engine.policies.configured(handler) || engine.recorder.seen(handler);
+    long token = engine.tokens.refresh(handler);
+    engine.near.dropHandler(handler);
     if (known) { // an unknown (perhaps misspelt) name gets no row on the admin page, and stays unknown
-      stats.handler(handler).refreshed(clock.millis(), by, token);
+      engine.recorder.handler(handler).refreshed(engine.clock.millis(), by, token);
     }
     log.info("pagecache: handler '{}' refreshed by {} (token {})", handler, by, token);
     return new Refresh(handler, token, known);
@@ -211,8 +283,8 @@ public final class PageCache implements AutoCloseable {
    */
   public TagInvalidation invalidateTag(String tag) {
     checkTag(tag);
-    long version = tags.invalidate(tag);
-    near.dropTag(tag);
+    long version = engine.tags.invalidate(tag);
+    engine.near.dropTag(tag);
     log.info("pagecache: tag '{}' invalidated (version {})", tag, version);
     return new TagInvalidation(tag, version);
   }
@@ -239,12 +311,12 @@ public final class PageCache implements AutoCloseable {
     int port = uri.getPort() != -1 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
     String rawPath = uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
     String handler = handlerForPath(rawPath);
-    CachePolicy policy = policies.policy(handler);
-    String key = keys.forUrl(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), handler,
-        keys.varyHeaders(handler, policy.vary()), policy.cookies());
-    near.drop(key);
-    boolean existed = store.delete(key);
-    near.drop(key); // again: a lookup that read the page just before the delete may have remembered it
+    CachePolicy policy = engine.policies.policy(handler);
+    String key = engine.keys.forUrl(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), handler,
+        engine.keys.varyHeaders(handler, policy.vary()), policy.cookies().vary());
+    engine.near.drop(key);
+    boolean existed = engine.store.delete(key);
+    engine.near.drop(key); // again: a lookup that read the page just before the delete may have remembered it
     return new Eviction(url, handler, existed);
   }
 
@@ -270,16 +342,38 @@ public final class PageCache implements AutoCloseable {
 
   /** The live view and online counters of this application. */
   public Counters counters() {
-    return counters;
+    return engine.counters;
   }
 
   /**
    * This JVM's per-handler counts (hits, stale, misses, bypasses and their reasons, rebuilds), as
-   * the admin page and {@link org.pagecache.metrics.PageCacheMetrics} read them. Its type lives in
-   * {@code org.pagecache.internal} and may change: prefer the metrics or the admin JSON.
+   * the admin page and {@link org.pagecache.metrics.PageCacheMetrics} read them: an immutable
+   * snapshot taken now; call again for newer counts.
    */
-  public CacheStats stats() {
-    return stats;
+  public Stats stats() {
+    return StatsSnapshots.of(engine.recorder);
+  }
+
+  /** One handler's counts now (all zero for a handler this JVM has not seen). */
+  public HandlerStats stats(String handler) {
+    return engine.recorder.seen(handler) ? StatsSnapshots.of(engine.recorder.handler(handler)) : HandlerStats.none(handler);
+  }
+
+  /**
+   * Calls {@code listener} with the name of every handler seen so far and of each one seen later
+   * (once per handler, though one seen while the listener is added may be passed twice): reporters
+   * such as the Micrometer binder register a handler's meters when it appears.
+   */
+  public void forEachHandler(Consumer<String> listener) {
+    engine.recorder.forEachHandler(h -> listener.accept(h.handler()));
+  }
+
+  /**
+   * Calls {@code listener} with every (handler, bypass reason) pair so far and each new one later,
+   * as {@link #forEachHandler} does for handlers.
+   */
+  public void forEachBypassReason(BiConsumer<String, String> listener) {
+    engine.recorder.forEachBypassReason((h, reason) -> listener.accept(h.handler(), reason));
   }
 
   /**
@@ -288,7 +382,7 @@ public final class PageCache implements AutoCloseable {
    * instead of waiting for a timeout. It belongs to the cache: {@link #close()} closes it.
    */
   public Store store() {
-    return store;
+    return engine.store;
   }
 
   /** The configuration this cache was started with. */
@@ -298,17 +392,19 @@ public final class PageCache implements AutoCloseable {
 
   /** Configured policies and those of every handler seen so far. */
   public Collection<CachePolicy> policies() {
-    return policies.known();
+    return engine.policies.known();
   }
 
-  /** The near cache of this JVM: entries, bytes, hit ratio. */
+  /** The near cache of this JVM now: entries, bytes, hit ratio. */
   public NearStats nearStats() {
-    return near.stats();
+    NearCache near = engine.near;
+    return new NearStats(near.enabled(), near.entries(), near.bytes(), near.maxBytes(), near.trustMillis(),
+        near.hits(), near.misses());
   }
 
   /** Whether memcached is currently considered down (circuit open). */
   public boolean storeDown() {
-    return store.isDown();
+    return engine.store.isDown();
   }
 
 
@@ -319,7 +415,7 @@ public final class PageCache implements AutoCloseable {
     if (ctx != null && !ctx.getContextPath().isEmpty() && path.startsWith(ctx.getContextPath())) {
       path = path.substring(ctx.getContextPath().length());
     }
-    String byPolicy = policies.handlerForPath(path);
+    String byPolicy = engine.policies.handlerForPath(path);
     if (byPolicy == null) {
       byPolicy = handlerByPath.apply(path);
     }
@@ -374,8 +470,8 @@ public final class PageCache implements AutoCloseable {
 
   @Override
   public void close() {
-    counters.close();
-    store.close();
+    engine.counters.close();
+    engine.store.close();
   }
 
   /**

@@ -9,10 +9,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import org.pagecache.internal.config.Durations;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.CountersSettings;
+import org.pagecache.internal.config.Durations;
+import org.pagecache.internal.config.Specs;
 import org.pagecache.internal.key.IgnoredCookies;
 import org.pagecache.store.Namespace;
 import org.pagecache.store.ServerList;
@@ -367,11 +368,8 @@ public final class PageCacheConfig {
    * shown lags other JVMs' views by at most that second; none is lost or counted twice).
    */
   private static String countersSpec(String spec) {
-    for (String pair : spec.split(",")) {
-      int eq = pair.indexOf('=');
-      if ((eq < 0 ? pair : pair.substring(0, eq)).trim().matches("local-aggregation|localAggregation")) {
-        return spec;
-      }
+    if (Specs.keyValues(spec).stream().anyMatch(item -> item.name().matches("local-aggregation|localAggregation"))) {
+      return spec;
     }
     return spec.isBlank() ? "local-aggregation=1s" : "local-aggregation=1s, " + spec;
   }
@@ -380,22 +378,11 @@ public final class PageCacheConfig {
     if (value.trim().equals("0")) {
       return 0;
     }
-    try {
-      return ParameterValues.size("near.size", value);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("near.size: '" + value
-          + "' is not a size; use bytes with an optional k or m, e.g. 64m (0 turns the near cache off)");
-    }
+    return ParameterValues.size("near.size", value);
   }
 
   private static Duration nearTrust(String value) {
-    Duration d;
-    try {
-      d = Durations.parse("near.trust", value);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("near.trust: '" + value
-          + "' is not a duration; use e.g. 1s or 500ms (0s turns the near cache off)");
-    }
+    Duration d = Durations.parse("near.trust", value);
     if (d.compareTo(Duration.ofMinutes(1)) > 0) {
       throw new IllegalArgumentException("near.trust: '" + value
           + "' must be at most 1m: it is how long another server's refresh may go unseen here");

@@ -10,6 +10,7 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.Counters;
@@ -34,6 +35,9 @@ import org.pagecache.counters.Counters;
  */
 public class PageCacheFilter implements Filter {
   private static final String FILTERED = PageCacheFilter.class.getName() + ".filtered";
+  /** Where an application puts its Micrometer registry (PageCacheMetrics.REGISTRY_ATTRIBUTE). */
+  private static final String METER_REGISTRY_ATTRIBUTE = "io.micrometer.core.instrument.MeterRegistry";
+  private static final String METRICS_BINDER = "org.pagecache.metrics.PageCacheMetrics";
 
   private PageCacheConfig preset;
   private PageCache given;
@@ -86,7 +90,7 @@ public class PageCacheFilter implements Filter {
       owner = true;
       bindMetrics(filterConfig.getServletContext());
     }
-    flow = new PageFlow(cache);
+    flow = new PageFlow(cache.engine);
   }
 
   @Override
@@ -108,11 +112,24 @@ public class PageCacheFilter implements Filter {
     }
   }
 
-  /** Binds the cache's meters to a Micrometer registry the application put in the ServletContext. */
-  private void bindMetrics(ServletContext ctx) {
-    Object registry = ctx.getAttribute("io.micrometer.core.instrument.MeterRegistry");
-    if (registry != null) { // only then is the optional Micrometer on the class path: load nothing of it before
-      org.pagecache.metrics.PageCacheMetrics.bind(cache, registry);
+  /**
+   * Binds the cache's meters to a Micrometer registry the application put in the ServletContext.
+   * The binder is found by name: it sits above this package (it reads the cache's snapshots), and
+   * it and Micrometer are loaded only when a registry is there.
+   */
+  private void bindMetrics(ServletContext ctx) throws ServletException {
+    Object registry = ctx.getAttribute(METER_REGISTRY_ATTRIBUTE);
+    if (registry == null) {
+      return;
+    }
+    try {
+      Class.forName(METRICS_BINDER, true, PageCacheFilter.class.getClassLoader())
+          .getMethod("bind", PageCache.class, Object.class).invoke(null, cache, registry);
+    } catch (InvocationTargetException e) {
+      throw new ServletException(e.getCause().getMessage(), e.getCause());
+    } catch (ReflectiveOperationException | LinkageError e) {
+      throw new ServletException("ServletContext attribute " + METER_REGISTRY_ATTRIBUTE
+          + ": cannot bind the meters (" + e + "); is Micrometer on the class path?", e);
     }
   }
 

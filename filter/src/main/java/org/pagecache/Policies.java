@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.pagecache.internal.config.Specs;
 
 /**
  * The policies of all handlers and which handler a request belongs to: a policy's URL patterns
@@ -39,21 +40,17 @@ final class Policies {
 
   static Policies parse(String text, CachePolicy base) {
     Map<String, String> specs = new LinkedHashMap<>();
-    for (String entry : text.split("[;\\n]")) {
-      if (entry.isBlank()) {
-        continue;
-      }
-      int colon = entry.indexOf(':');
-      if (colon < 1) {
-        throw new IllegalArgumentException("policies: '" + entry.trim()
+    for (Specs.Item entry : Specs.namedSpecs(text)) {
+      if (!entry.wellFormed()) {
+        throw new IllegalArgumentException("policies: '" + entry.text()
             + "' is not 'handler: spec'; e.g. article: ttl=5m, paths=/article/*");
       }
-      String handler = entry.substring(0, colon).trim();
+      String handler = entry.name();
       if (!handler.matches("[A-Za-z0-9_.\\-]{1,64}")) {
         throw new IllegalArgumentException("policies: handler name '" + handler
             + "' must be 1 to 64 characters of A-Z a-z 0-9 _ . -");
       }
-      if (specs.put(handler, entry.substring(colon + 1)) != null) {
+      if (specs.put(handler, entry.value()) != null) {
         throw new IllegalArgumentException("policies: handler '" + handler + "' is configured twice");
       }
     }

@@ -1,5 +1,6 @@
 package org.pagecache;
 
+import org.pagecache.admin.PageCacheAdminServlet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

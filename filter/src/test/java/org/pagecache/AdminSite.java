@@ -1,5 +1,6 @@
 package org.pagecache;
 
+import org.pagecache.admin.PageCacheAdminServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -11,23 +11,23 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.pagecache.BuildDecision.Kind;
 import org.pagecache.internal.capture.CacheStatus;
-import org.pagecache.internal.capture.Captured;
-import org.pagecache.internal.store.CachedPage.Header;
+import org.pagecache.internal.capture.CapturedResponse;
+import org.pagecache.internal.store.StoredPage.Header;
 
 /** The one decision about a built response, and the Cache-Status values, from plain values. */
 class BuildDecisionTest {
   private static final long NOW = 1_800_000_000_000L;
   private static final CachePolicy POLICY = CachePolicy.defaults("page", Duration.ofMinutes(1), Duration.ofMinutes(10));
 
-  private static Captured response(int status, String... headers) {
+  private static CapturedResponse response(int status, String... headers) {
     List<Header> list = new ArrayList<>();
     for (int i = 0; i < headers.length; i += 2) {
       list.add(new Header(headers[i], headers[i + 1]));
     }
-    return new Captured(status, list, List.of(), "<p>x</p>".getBytes(StandardCharsets.UTF_8), null, false, false, false);
+    return new CapturedResponse(status, list, List.of(), "<p>x</p>".getBytes(StandardCharsets.UTF_8), null, false, false, false);
   }
 
-  private static BuildDecision decide(Captured c, CachePolicy policy, boolean hasStale) {
+  private static BuildDecision decide(CapturedResponse c, CachePolicy policy, boolean hasStale) {
     return BuildDecision.of(c, policy, NOW, hasStale, false, false);
   }
 
@@ -69,7 +69,7 @@ class BuildDecisionTest {
 
   @Test
   void aResponseThatWentToTheClientHasNothingToStore() {
-    Captured overflowed = new Captured(200, List.of(), List.of(), new byte[0], null, true, true, false);
+    CapturedResponse overflowed = new CapturedResponse(200, List.of(), List.of(), new byte[0], null, true, true, false);
     BuildDecision d = decide(overflowed, POLICY, false);
     assertEquals(Kind.PASSED_THROUGH, d.kind());
     assertEquals("too-large", d.reason());
@@ -77,7 +77,7 @@ class BuildDecisionTest {
 
   @Test
   void aSendErrorWithACachedStatusIsStoredWithASmallPage() {
-    Captured notFound = new Captured(404, List.of(), List.of(), new byte[0], "No <such> page", false, false, false);
+    CapturedResponse notFound = new CapturedResponse(404, List.of(), List.of(), new byte[0], "No <such> page", false, false, false);
     BuildDecision d = decide(notFound, POLICY.with("statuses=200|404"), false);
     assertEquals(Kind.STORE, d.kind());
     assertEquals("<!DOCTYPE html><html><head><title>404</title></head><body><h1>404</h1><p>No &lt;such&gt; page</p></body></html>",

@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.pagecache.internal.key.PageKey;
 import org.pagecache.store.Store;
 import org.pagecache.testing.Http;
@@ -25,6 +27,38 @@ import org.pagecache.testing.MemcachedExtension;
  * never see each other's pages.
  */
 final class CachedSite implements AutoCloseable {
+  /**
+   * Creates the sites of a socket-tier test class on its memcached and closes every one after each
+   * test, in place of a copied {@code @AfterEach}:
+   * <pre>{@code
+   * @RegisterExtension static MemcachedExtension memcached = MemcachedExtension.nodes(1);
+   * @RegisterExtension final CachedSite.Sites sites = new CachedSite.Sites(memcached);
+   * ...
+   * CachedSite site = sites.open().handler("page", SiteServlets.page(), "/page/*").start();
+   * }</pre>
+   */
+  static final class Sites implements AfterEachCallback {
+    private final MemcachedExtension memcached;
+    private final List<CachedSite> open = new ArrayList<>();
+
+    Sites(MemcachedExtension memcached) {
+      this.memcached = memcached;
+    }
+
+    /** A site (not started) on the class's memcached, closed after the test. */
+    CachedSite open() {
+      CachedSite site = new CachedSite(memcached.servers());
+      open.add(site);
+      return site;
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+      open.forEach(CachedSite::close);
+      open.clear();
+    }
+  }
+
   private static final AtomicInteger SITES = new AtomicInteger();
 
   final SiteServlets.Registry handlers = new SiteServlets.Registry();

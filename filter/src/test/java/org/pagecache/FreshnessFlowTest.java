@@ -21,10 +21,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.internal.stats.HandlerStats;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
@@ -32,23 +30,22 @@ import org.pagecache.testing.MemcachedExtension;
 import org.pagecache.testing.MutableClock;
 import org.pagecache.testing.RecordingStore;
 
-/** Update tokens, soft expiry, tags and the rebuild lock, on real memcached through real HTTP. */
+/**
+ * Update tokens, soft expiry, tags and the rebuild lock where memcached itself or the sockets
+ * matter: expiry times, lost and older tokens, stampedes, builds racing invalidations. What holds
+ * on any store is specified in {@link TokensAndTagsSpec} (fast tier).
+ */
 class FreshnessFlowTest {
   @RegisterExtension
   static MemcachedExtension memcached = MemcachedExtension.nodes(1);
 
+  @RegisterExtension
+  final CachedSite.Sites sites = new CachedSite.Sites(memcached);
   private CachedSite site;
   private final MutableClock clock = new MutableClock();
 
-  @AfterEach
-  void stop() {
-    if (site != null) {
-      site.close();
-    }
-  }
-
   private CachedSite site() {
-    site = new CachedSite(memcached.servers()).clock(clock);
+    site = sites.open().clock(clock);
     return site;
   }
 
@@ -82,24 +79,6 @@ class FreshnessFlowTest {
   }
 
   @Test
-  void refreshingOneHandlerRebuildsItsPagesAndLeavesOthersCached() {
-    site().handler("a", SiteServlets.page(), "/a/*").handler("b", SiteServlets.page(), "/b/*").start();
-    site.get("/a/1");
-    site.get("/b/1");
-    PageCache.Refresh refresh = site.cache.refreshHandler("a");
-    assertTrue(refresh.known());
-    assertTrue(refresh.token() > 0);
-    clock.advance(Duration.ofMillis(1));
-    HttpResponse<byte[]> a = site.get("/a/1");
-    assertEquals("MISS", xcache(a), "a's page was condemned and rebuilt by this request");
-    assertTrue(Http.text(a).contains("call 2"));
-    assertEquals("HIT", xcache(site.get("/a/1")));
-    assertEquals("HIT", xcache(site.get("/b/1")));
-    assertEquals(1, site.calls("b"));
-    assertEquals(0, memcached.text(0).statLong("cmd_flush"));
-  }
-
-  @Test
   void memcachedKeepsAPageForTtlPlusGraceAndTheTokenOutlivesIt() {
     site().set("policies", "soft: ttl=30s, grace=5m").handler("soft", SiteServlets.page(), "/soft").start();
     site.get("/soft");
@@ -109,16 +88,6 @@ class FreshnessFlowTest {
     site.cache.refreshHandler("soft");
     assertEquals(-1L, memcached.text(0).secondsToLive(site.cache.config.namespace.token("soft")),
         "the token never expires, so no entry can outlive the token that condemns it");
-  }
-
-  @Test
-  void refreshOfAnUnknownHandlerIsHarmlessAndSaysSo() {
-    site().handler("a", SiteServlets.page(), "/a/*").start();
-    PageCache.Refresh r = site.cache.refreshHandler("never-seen");
-    assertFalse(r.known());
-    assertFalse(site.cache.refreshHandler("never-seen").known(), "a misspelt name stays unknown when refreshed again");
-    site.get("/a/1");
-    assertTrue(site.cache.refreshHandler("a").known(), "a handler that served a page is known");
   }
 
   @Test
@@ -189,9 +158,8 @@ class FreshnessFlowTest {
       List<Future<HttpResponse<byte[]>>> futures =
           together(pool, STAMPEDE, "/cold", answered, new CountDownLatch(STAMPEDE));
       // All 200 are inside the server at once: one holds the build, 199 wait for it.
-      HandlerStats waits = site.cache.stats.handler("cold");
-      assertTrue(Eventually.within(Duration.ofSeconds(15), () -> waits.lockWaits() == STAMPEDE - 1),
-          () -> "199 requests waiting for the builder at once; saw " + waits.lockWaits());
+      assertTrue(Eventually.within(Duration.ofSeconds(15), () -> site.cache.stats("cold").lockWaits() == STAMPEDE - 1),
+          () -> "199 requests waiting for the builder at once; saw " + site.cache.stats("cold").lockWaits());
       assertEquals(1, h.calls.get(), "one request builds");
       assertTrue(answered.isEmpty(), "nobody was answered before the page existed");
       gate.countDown();
@@ -230,7 +198,7 @@ class FreshnessFlowTest {
     RecordingStore store = new RecordingStore(new MemcachedStore(new MemcachedStore.Settings(memcached.servers(),
         false, Duration.ofSeconds(1), MemcachedExtension.TEST_OP_TIMEOUT, 1)));
     site().store(store).set("lock.wait", "2s").handler("slow", h, "/slow").start();
-    String lockKey = site.cache.lock.key(site.pageKey("slow", "/slow", null));
+    String lockKey = site.cache.engine.lock.key(site.pageKey("slow", "/slow", null));
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       Future<HttpResponse<byte[]>> first = pool.submit(() -> site.get("/slow"));
@@ -241,14 +209,14 @@ class FreshnessFlowTest {
       // instead of building at once: counted as a lock wait, and the handler not called meanwhile.
       // The test looks within milliseconds of the wait starting; lock.wait (2 s) leaves it ample room.
       Eventually.assertWithin(Duration.ofSeconds(10), "the second request waits for the first build",
-          () -> site.cache.stats.handler("slow").lockWaits() == 1);
+          () -> site.cache.stats().handler("slow").lockWaits() == 1);
       assertEquals(1, h.calls.get(), "waiting, not building");
       assertFalse(waiting.isDone(), "still waiting: lock.wait has not passed");
       HttpResponse<byte[]> waiter = waiting.get(30, TimeUnit.SECONDS);
       assertEquals(200, waiter.statusCode(), "never a 5xx for waiting");
       assertEquals("MISS", xcache(waiter));
       assertEquals("call 2", Http.text(waiter), "built by the waiter itself");
-      assertEquals(1, site.cache.stats.handler("slow").lockWaits());
+      assertEquals(1, site.cache.stats().handler("slow").lockWaits());
       // After lock.wait it built without the lock (still the first build's) and stored its page: its
       // keys are the lookup's (token and page, one getMulti), then its page's set; no lock, no polls.
       assertEquals(List.of("getMulti", "getMulti", "set"), store.calls().stream().map(RecordingStore.Call::op).toList(),
@@ -268,49 +236,6 @@ class FreshnessFlowTest {
   }
 
   @Test
-  void earlyRefreshRebuildsAHotPageBeforeItGoesStale() {
-    SiteServlets.Handler h = SiteServlets.of((req, res, call) -> {
-      if (call == 1) {
-        clock.advance(Duration.ofMillis(500)); // the first build takes 500 ms: XFetch scales by build time
-      }
-      res.getWriter().print("call " + call);
-    });
-    site().set("policies", "early: ttl=60s, early-refresh=on").handler("early", h, "/early").start();
-    assertEquals("MISS", xcache(site.get("/early")));
-    // Half-way through the TTL an early refresh is practically impossible (it would need a random
-    // number below e^-60)...
-    clock.advance(Duration.ofSeconds(30));
-    assertEquals("HIT", xcache(site.get("/early")));
-    assertEquals(1, h.calls.get());
-    // ...while 250 ms before freshUntil each request refreshes early with probability e^-0.5 (about
-    // 0.6): within a bounded number of requests one does, and nobody sees STALE.
-    clock.advance(Duration.ofMillis(29_750));
-    Map<String, Integer> labels = new TreeMap<>();
-    HttpResponse<byte[]> rebuild = null;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    for (int i = 0; i < 200 && h.calls.get() < 2 && System.nanoTime() < deadline; i++) {
-      HttpResponse<byte[]> r = site.get("/early");
-      assertEquals(200, r.statusCode());
-      labels.merge(xcache(r), 1, Integer::sum);
-      if (h.calls.get() == 2 && rebuild == null) {
-        rebuild = r;
-      }
-    }
-    assertEquals(2, h.calls.get(), "refreshed early: " + labels);
-    assertFalse(labels.containsKey("STALE"), "never stale: " + labels);
-    assertEquals(1, labels.getOrDefault("MISS", 0), "only the request that ran the handler is a MISS: " + labels);
-    assertEquals("MISS", xcache(rebuild));
-    assertTrue(rebuild.headers().firstValue("Cache-Status").orElse("").contains("fwd=stale"));
-    assertEquals("call 2", Http.text(rebuild));
-    // Past the old page's freshUntil the refreshed page is still fresh.
-    clock.advance(Duration.ofSeconds(1));
-    HttpResponse<byte[]> after = site.get("/early");
-    assertEquals("HIT", xcache(after));
-    assertEquals("call 2", Http.text(after));
-    assertEquals(2, h.calls.get());
-  }
-
-  @Test
   void aFailingBuildReleasesTheLockAndKeepsServingTheOldPage() {
     SiteServlets.Handler h = SiteServlets.page();
     site().handler("fragile", h, "/fragile").start();
@@ -322,7 +247,7 @@ class FreshnessFlowTest {
     assertEquals("STALE", xcache(failed));
     assertTrue(failed.headers().firstValue("Cache-Status").orElse("").contains("stale-if-error"));
     assertEquals(original, Http.text(failed));
-    String lock = site.cache.lock.key(site.pageKey("fragile", "/fragile", null));
+    String lock = site.cache.engine.lock.key(site.pageKey("fragile", "/fragile", null));
     assertNull(memcached.text(0).getBytes(lock), "lock released");
     h.failure.set(null);
     HttpResponse<byte[]> retried = site.get("/fragile");
@@ -344,7 +269,7 @@ class FreshnessFlowTest {
     assertTrue(status.contains("stale-if-error") && status.contains("fwd-status=503"), status);
     assertEquals(original, Http.text(r));
     assertEquals(2, h.calls.get(), "the rebuild ran the handler");
-    String lock = site.cache.lock.key(site.pageKey("flaky", "/flaky", null));
+    String lock = site.cache.engine.lock.key(site.pageKey("flaky", "/flaky", null));
     assertNull(memcached.text(0).getBytes(lock), "lock released");
 
     // The 503 was not stored, so the next request tries the build again: still failing, still stale...
@@ -365,11 +290,11 @@ class FreshnessFlowTest {
     site().handler("t", SiteServlets.page(), "/t").start();
     site.get("/t");
     site.cache.refreshHandler("t");
-    memcached.text(0).delete(site.cache.tokens.key("t"));
+    memcached.text(0).delete(site.cache.engine.tokens.key("t"));
     HttpResponse<byte[]> r = site.get("/t");
     assertEquals("MISS", xcache(r), "the JVM remembers the token");
     assertTrue(Http.text(r).contains("call 2"));
-    assertNotNull(memcached.text(0).getBytes(site.cache.tokens.key("t")), "and puts it back");
+    assertNotNull(memcached.text(0).getBytes(site.cache.engine.tokens.key("t")), "and puts it back");
   }
 
   @Test
@@ -377,40 +302,11 @@ class FreshnessFlowTest {
     site().handler("t", SiteServlets.page(), "/t").start();
     site.get("/t");
     long token = site.cache.refreshHandler("t").token();
-    String key = site.cache.tokens.key("t");
+    String key = site.cache.engine.tokens.key("t");
     memcached.text(0).setRaw(key, Long.toString(token - 60_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, 0);
     HttpResponse<byte[]> r = site.get("/t");
     assertEquals("MISS", xcache(r), "the page built before the refresh is still condemned");
     assertEquals(token, Long.parseLong(memcached.text(0).get(key).trim()), "the older token was raised back");
-  }
-
-  @Test
-  void aTagInvalidationReachesPagesOfTwoHandlers() {
-    SiteServlets.Handler article = SiteServlets.of((req, res, call) -> {
-      PageCache.tag(req, "article:42");
-      res.getWriter().print("article call " + call);
-    });
-    SiteServlets.Handler list = SiteServlets.of((req, res, call) -> {
-      res.setHeader("X-Cache-Tags", "article:42, section:sport");
-      res.getWriter().print("list call " + call);
-    });
-    site().set("tag.cache", "1ms").handler("article", article, "/article/*").handler("list", list, "/list")
-        .handler("other", SiteServlets.page(), "/other").start();
-    site.get("/article/42");
-    HttpResponse<byte[]> l = site.get("/list");
-    assertFalse(l.headers().firstValue("X-Cache-Tags").isPresent(), "tag header stripped");
-    site.get("/other");
-    assertEquals("HIT", xcache(site.get("/article/42")));
-    assertEquals("HIT", xcache(site.get("/list")));
-    clock.advance(Duration.ofMillis(5));
-    site.cache.invalidateTag("article:42");
-    clock.advance(Duration.ofMillis(5));
-    HttpResponse<byte[]> a2 = site.get("/article/42");
-    HttpResponse<byte[]> l2 = site.get("/list");
-    assertEquals("MISS", xcache(a2));
-    assertEquals("MISS", xcache(l2));
-    assertEquals("HIT", xcache(site.get("/other")));
-    assertEquals("HIT", xcache(site.get("/article/42")));
   }
 
   @Test
@@ -442,18 +338,6 @@ class FreshnessFlowTest {
     assertEquals("MISS", xcache(site.get("/b/1")), "its tag invalidated from the CMS process");
     assertEquals("MISS", xcache(site.get("/c/1")), "evicted from the CMS process");
     assertEquals(List.of(2, 2, 2), List.of(site.calls("a"), site.calls("b"), site.calls("c")));
-  }
-
-  @Test
-  void aPageWithABrandNewTagIsAHitOnItsSecondRequest() {
-    site().handler("tagged", SiteServlets.of((req, res, call) -> {
-      PageCache.tag(req, "brand-new-tag");
-      clock.advance(Duration.ofMillis(3)); // building takes time: the tag is created after the build started
-      res.getWriter().print("call " + call);
-    }), "/tagged").start();
-    assertEquals("MISS", xcache(site.get("/tagged")));
-    assertEquals("HIT", xcache(site.get("/tagged")));
-    assertEquals(1, site.calls("tagged"));
   }
 
   @Test
@@ -541,7 +425,7 @@ class FreshnessFlowTest {
         max = Math.max(max, t);
       }
       assertEquals(40, distinct.size(), "every refresh wrote its own, higher token");
-      String stored = memcached.text(0).get(site.cache.tokens.key("c")).trim();
+      String stored = memcached.text(0).get(site.cache.engine.tokens.key("c")).trim();
       assertEquals(max, Long.parseLong(stored));
     } finally {
       pool.shutdownNow();

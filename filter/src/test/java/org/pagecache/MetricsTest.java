@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.metrics.PageCacheMetrics;
@@ -21,17 +20,12 @@ class MetricsTest {
   static MemcachedExtension memcached = MemcachedExtension.nodes(1);
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  @RegisterExtension
+  final CachedSite.Sites sites = new CachedSite.Sites(memcached);
   private CachedSite site;
 
-  @AfterEach
-  void stop() {
-    if (site != null) {
-      site.close();
-    }
-  }
-
   private CachedSite site() {
-    site = new CachedSite(memcached.servers())
+    site = sites.open()
         .handler("page", SiteServlets.page(), "/page/*")
         .handler("cookie", SiteServlets.cookie(), "/cookie/*")
         .with(ctx -> ctx.setAttribute(PageCacheMetrics.REGISTRY_ATTRIBUTE, registry));

@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -21,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.internal.near.NearStats;
+import org.pagecache.PageCache.NearStats;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
@@ -33,7 +31,7 @@ import org.pagecache.testing.RecordingStore;
  * The near cache (issue 14): each JVM serves the pages it holds without memcached for
  * {@code near.trust} after memcached last confirmed them, sees its own refreshes at once and other
  * JVMs' within the trust window; requests of one JVM wait together for a cold page. Real memcached,
- * real HTTP, a clock the tests move.
+ * real HTTP, a clock the tests move; what holds on any store is specified in {@link NearCacheSpec}.
  */
 class NearCacheTest {
   @RegisterExtension
@@ -110,41 +108,6 @@ class NearCacheTest {
   }
 
   @Test
-  void aRefreshInThisJvmIsSeenByTheNextRequest() {
-    CachedSite site = site().handler("p", SiteServlets.page(), "/p").handler("q", SiteServlets.page(), "/q").start();
-    site.get("/p");
-    site.get("/q");
-    assertEquals("HIT", xcache(site.get("/p")));
-    site.cache.refreshHandler("p");
-    HttpResponse<byte[]> r = site.get("/p");
-    assertEquals("MISS", xcache(r), "no clock moved: the local refresh dropped the near entry at once");
-    assertTrue(Http.text(r).contains("call 2"));
-    assertEquals("HIT", xcache(site.get("/q")), "another handler keeps its near entry");
-    assertEquals(1, site.calls("q"));
-  }
-
-  @Test
-  void aTagInvalidationAndAnEvictInThisJvmAreSeenByTheNextRequest() {
-    SiteServlets.Handler tagged = SiteServlets.of((req, res, call) -> {
-      PageCache.tag(req, "article:1");
-      res.getWriter().print("tagged call " + call);
-    });
-    CachedSite site = site().handler("t", tagged, "/t").handler("p", SiteServlets.page(), "/p").start();
-    site.get("/t");
-    site.get("/p");
-    assertEquals("HIT", xcache(site.get("/t")));
-    assertEquals("HIT", xcache(site.get("/p")));
-    clock.advance(Duration.ofMillis(1)); // the invalidation's version is after the build
-    site.cache.invalidateTag("article:1");
-    site.cache.evict(site.uri("/p").toString());
-    HttpResponse<byte[]> t = site.get("/t");
-    HttpResponse<byte[]> p = site.get("/p");
-    assertEquals("tagged call 2", Http.text(t));
-    assertEquals("MISS", xcache(p));
-    assertTrue(Http.text(p).contains("call 2"));
-  }
-
-  @Test
   void aRefreshInAnotherJvmIsSeenWithinTheTrustWindow() {
     CachedSite site = site().handler("p", SiteServlets.page(), "/p").start();
     site.get("/p");
@@ -173,47 +136,8 @@ class NearCacheTest {
     HttpResponse<byte[]> r = site.get("/p");
     assertEquals("MISS", xcache(r));
     assertTrue(Http.text(r).contains("call 2"));
-    assertEquals(1, store.keys("add").stream().filter(k -> k.equals(site.cache.lock.key(site.pageKey("p", "/p", null)))).count(),
+    assertEquals(1, store.keys("add").stream().filter(k -> k.equals(site.cache.engine.lock.key(site.pageKey("p", "/p", null)))).count(),
         "rebuilt under the page's lock, as before");
-  }
-
-  @Test
-  void aNearCacheAtItsSizeBoundEvictsAndKeepsServingCorrectly() {
-    // Incompressible 8 KB bodies (about 6 KB gzipped) against a 32 KB bound: only a few fit.
-    SiteServlets.Handler pages = SiteServlets.of((req, res, call) -> {
-      byte[] noise = new byte[6 * 1024];
-      new Random(req.getRequestURI().hashCode()).nextBytes(noise);
-      res.setContentType("text/html");
-      res.getWriter().print("<p>" + req.getRequestURI() + "</p>" + Base64.getEncoder().encodeToString(noise));
-    });
-    CachedSite site = site("near.size", "32k").handler("p", pages, "/p/*").start();
-    for (int round = 0; round < 2; round++) {
-      for (int i = 0; i < 20; i++) {
-        HttpResponse<byte[]> r = site.get("/p/" + i);
-        assertTrue(Http.text(r).startsWith("<p>/p/" + i + "</p>"), "page " + i + " round " + round);
-        if (round == 1) {
-          assertEquals("HIT", xcache(r), "evicted from the near cache, still a memcached hit");
-        }
-        NearStats near = site.cache.nearStats();
-        assertTrue(near.bytes() <= 32 * 1024, "within its bound: " + near);
-      }
-    }
-    NearStats near = site.cache.nearStats();
-    assertTrue(near.entries() > 0 && near.entries() < 20, "some pages held, not all: " + near);
-    assertEquals(20, site.calls("p"), "each page built once");
-  }
-
-  @Test
-  void clientsWithoutGzipGetTheInflatedBodyFromTheNearEntry() {
-    CachedSite site = site().handler("p", SiteServlets.page(), "/p").start();
-    String built = Http.text(site.get("/p"));
-    long before = site.cache.nearStats().bytes();
-    HttpResponse<byte[]> plain = site.get("/p");
-    assertEquals(built, Http.text(plain));
-    assertTrue(site.cache.nearStats().bytes() > before, "the inflated body is kept (and weighed) with the entry");
-    HttpResponse<byte[]> gz = site.get("/p", "Accept-Encoding", "gzip");
-    assertEquals("gzip", gz.headers().firstValue("Content-Encoding").orElse(null));
-    assertEquals(built, Http.text(site.get("/p")));
   }
 
   @Test
@@ -261,7 +185,7 @@ class NearCacheTest {
         }));
       }
       Eventually.assertWithin(Duration.ofSeconds(15), "49 requests waiting for the one build",
-          () -> site.cache.stats.handler("p").lockWaits() == n - 1);
+          () -> site.cache.stats().handler("p").lockWaits() == n - 1);
       gate.countDown();
       Map<String, Integer> labels = new TreeMap<>();
       for (Future<HttpResponse<byte[]>> f : answers) {
@@ -271,7 +195,7 @@ class NearCacheTest {
       }
       assertEquals(1, h.calls.get(), "one backend call: " + labels);
       assertEquals(Map.of("MISS", 1, "HIT", n - 1), labels);
-      String lockKey = site.cache.lock.key(site.pageKey("p", "/cold", null));
+      String lockKey = site.cache.engine.lock.key(site.pageKey("p", "/cold", null));
       assertEquals(1, store.keys("add").stream().filter(lockKey::equals).count(), "one add on the lock: the builder's");
       assertEquals(0, store.keys("getMulti").stream().filter(lockKey::equals).count(), "nobody polled memcached");
       String pageKey = site.pageKey("p", "/cold", null);

@@ -68,12 +68,11 @@ class PageCacheConfigTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> config(
         Map.of("near.size", "lots", "near.trust", "2m"), Map.of(), Map.of()));
     String m = e.getMessage();
-    assertTrue(m.contains("near.size: 'lots' is not a size; use bytes with an optional k or m, e.g. 64m"
-        + " (0 turns the near cache off)"), m);
+    assertTrue(m.contains("near.size: 'lots' is not a size; use bytes with an optional k or m, e.g. 900000, 900k, 1m"), m);
     assertTrue(m.contains("near.trust: '2m' must be at most 1m: it is how long another server's refresh may go"
         + " unseen here"), m);
     assertTrue(assertThrows(IllegalArgumentException.class, () -> config(Map.of("near.trust", "soon"), Map.of(), Map.of()))
-        .getMessage().contains("near.trust: 'soon' is not a duration; use e.g. 1s or 500ms (0s turns the near cache off)"));
+        .getMessage().contains("near.trust: 'soon' is not a duration; use a number with ms, s, m, h or d, e.g. 500ms, 30s, 5m, 1h"));
   }
 
   @Test

@@ -21,17 +21,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.zip.GZIPInputStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.internal.stats.HandlerStats;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.testing.Concurrently;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.JettyServer;
 import org.pagecache.testing.MemcachedExtension;
-import org.pagecache.testing.MutableClock;
 import org.pagecache.testing.RecordingStore;
 
 /**
@@ -45,17 +42,12 @@ class PageCacheFilterTest {
   @RegisterExtension
   static MemcachedExtension memcached = MemcachedExtension.nodes(1);
 
+  @RegisterExtension
+  final CachedSite.Sites sites = new CachedSite.Sites(memcached);
   private CachedSite site;
 
-  @AfterEach
-  void stop() {
-    if (site != null) {
-      site.close();
-    }
-  }
-
   private CachedSite site() {
-    site = new CachedSite(memcached.servers());
+    site = sites.open();
     return site;
   }
 
@@ -412,13 +404,14 @@ class PageCacheFilterTest {
     assertTrue(second.headers().firstValue("Cache-Status").orElse("").contains("set-cookie"));
 
     // Now many at once: every one is answered by the handler at once, none takes the lock or waits for it.
-    HandlerStats stats = site.cache.stats().handler("cookie");
-    long waitsBefore = stats.lockWaits();
-    String traceBefore = stats.trace();
+    PageCache.HandlerStats before = site.cache.stats("cookie");
+    long waitsBefore = before.lockWaits();
+    String traceBefore = before.trace();
     List<HttpResponse<byte[]>> burst = Concurrently.run(20, Duration.ofSeconds(30), i -> site.get("/cookie"));
     burst.forEach(r -> assertEquals("BYPASS", xcache(r)));
-    assertEquals(waitsBefore, stats.lockWaits(), "nobody waited on a lock");
-    String added = stats.trace().substring(traceBefore.length());
+    PageCache.HandlerStats after = site.cache.stats("cookie");
+    assertEquals(waitsBefore, after.lockWaits(), "nobody waited on a lock");
+    String added = after.trace().substring(traceBefore.length());
     assertEquals(20, added.chars().filter(c -> c == 'B').count(), added);
     assertFalse(added.contains("L"), "no lock taken after the marker: " + added);
   }

@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.pagecache.internal.capture.BodyEncoding;
-import org.pagecache.internal.store.CachedPage;
-import org.pagecache.internal.store.CachedPage.Header;
+import org.pagecache.internal.store.StoredPage;
+import org.pagecache.internal.store.StoredPage.Header;
 
 /**
  * The pages every benchmark uses: deterministic HTML of a given size that compresses like a real
@@ -45,10 +45,10 @@ public final class BenchPages {
   }
 
   /** The entry PageCache stores for this body: the headers a handler typically sets, a token, no tags. */
-  public static CachedPage entry(byte[] identity, boolean gzipped) {
+  public static StoredPage entry(byte[] identity, boolean gzipped) {
     byte[] body = gzipped ? BodyEncoding.gzip(identity) : identity;
     long now = 1_700_000_000_000L;
-    return new CachedPage(200,
+    return new StoredPage(200,
         List.of(new Header("Content-Type", "text/html;charset=UTF-8"),
             new Header("Cache-Control", "public, max-age=60"),
             new Header("Last-Modified", "Tue, 14 Nov 2023 22:13:20 GMT")),

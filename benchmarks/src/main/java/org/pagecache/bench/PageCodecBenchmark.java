@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.StoredPage;
 import org.pagecache.internal.store.PageCodec;
 
 /**
@@ -26,7 +26,7 @@ import org.pagecache.internal.store.PageCodec;
  * against plain Java serialization of the same fields as a reference. Every hit pays one decode;
  * every build pays one encode.
  *
- * <p>Java serialization needs a {@link Serializable} type, which {@link CachedPage} deliberately is
+ * <p>Java serialization needs a {@link Serializable} type, which {@link StoredPage} deliberately is
  * not, so the reference serializes {@link JavaPage}, a mirror with the same fields.
  *
  * <pre>
@@ -47,7 +47,7 @@ public class PageCodecBenchmark {
   boolean gzipped;
 
   private final PageCodec codec = new PageCodec();
-  private CachedPage page;
+  private StoredPage page;
   private byte[] kryo;
   private JavaPage javaPage;
   private byte[] java;
@@ -66,7 +66,7 @@ public class PageCodecBenchmark {
   }
 
   @Benchmark
-  public CachedPage kryoDecode() {
+  public StoredPage kryoDecode() {
     return codec.decode("bench", kryo);
   }
 
@@ -89,7 +89,7 @@ public class PageCodecBenchmark {
     List<EntrySize> sizes = new ArrayList<>();
     for (int html : new int[] {2048, 20480, 204800}) {
       for (boolean gz : new boolean[] {true, false}) {
-        CachedPage p = BenchPages.entry(BenchPages.html(html, 42), gz);
+        StoredPage p = BenchPages.entry(BenchPages.html(html, 42), gz);
         sizes.add(new EntrySize(html, gz, p.body().length, codec.encode(p).length,
             javaSerialize(JavaPage.of(p)).length));
       }
@@ -117,13 +117,13 @@ public class PageCodecBenchmark {
     }
   }
 
-  /** {@link CachedPage}'s fields in a Serializable record (lists as ArrayLists of Serializable records). */
+  /** {@link StoredPage}'s fields in a Serializable record (lists as ArrayLists of Serializable records). */
   record JavaPage(int status, ArrayList<JavaHeader> headers, byte[] body, boolean gzipped, String etag,
       long builtAtMillis, long freshUntilMillis, long buildMillis, long token, ArrayList<JavaTag> tags,
       ArrayList<String> viewKeys, boolean placeholders, ArrayList<JavaHeader> vary, String uncacheableReason)
       implements Serializable {
 
-    static JavaPage of(CachedPage p) {
+    static JavaPage of(StoredPage p) {
       ArrayList<JavaHeader> headers = new ArrayList<>();
       p.headers().forEach(h -> headers.add(new JavaHeader(h.name(), h.value())));
       ArrayList<JavaTag> tags = new ArrayList<>();

@@ -26,9 +26,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.pagecache.PageCache;
+import org.pagecache.PageCache.NearStats;
 import org.pagecache.PageCacheConfig;
 import org.pagecache.PageCacheFilter;
-import org.pagecache.internal.near.NearStats;
 import org.pagecache.testing.JettyServer;
 
 /**

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.pagecache.internal.config.Durations;
+import org.pagecache.internal.config.Specs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,14 +87,8 @@ public record CountersSettings(
   public static CountersSettings parse(String spec) {
     Builder builder = builder();
     List<String> errors = new ArrayList<>();
-    for (String pair : spec.split(",")) {
-      if (pair.isBlank()) {
-        continue;
-      }
-      int eq = pair.indexOf('=');
-      String name = eq < 0 ? pair.trim() : pair.substring(0, eq).trim();
-      String value = eq < 0 ? "" : pair.substring(eq + 1).trim();
-      builder.set(name, value, errors);
+    for (Specs.Item item : Specs.keyValues(spec)) {
+      builder.set(item.name(), item.value() == null ? "" : item.value(), errors);
     }
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", errors));
@@ -230,8 +225,7 @@ public record CountersSettings(
       }
       Duration d = Durations.parse(value);
       if (d == null && isDurationSetting(name)) {
-        errors.add("counters." + name + ": '" + value
-            + "' is not a duration; use e.g. 500ms, 30s, 5m, 1h, 1d");
+        errors.add(Durations.notADuration("counters." + name, value));
         return;
       }
       switch (name) {

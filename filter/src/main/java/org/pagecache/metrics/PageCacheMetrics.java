@@ -7,15 +7,15 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 import org.pagecache.PageCache;
-import org.pagecache.internal.stats.HandlerStats;
+import org.pagecache.PageCache.HandlerStats;
 
 /**
  * Reports a {@link PageCache}'s per-handler counters to Micrometer, so the hit ratio of a whole
  * cluster shows in one dashboard (the admin page shows one JVM). Meters read the cache's own
- * counters when the registry is scraped (as Micrometer's Caffeine binder reads {@code CacheStats}):
+ * counters when the registry is scraped (as Micrometer's Caffeine binder reads {@code StatsRecorder}):
  * nothing is added to the request path, and a handler's meters appear with its first request.
  *
  * <table>
@@ -61,8 +61,8 @@ public final class PageCacheMetrics implements MeterBinder {
         .description("1 while memcached is considered down and every request bypasses the cache")
         .register(registry);
     bindNear(registry);
-    cache.stats().forEachHandler(h -> bindHandler(registry, h));
-    cache.stats().forEachBypassReason((h, reason) -> bindReason(registry, h, reason));
+    cache.forEachHandler(handler -> bindHandler(registry, handler));
+    cache.forEachBypassReason((handler, reason) -> bindReason(registry, handler, reason));
   }
 
   /** The near cache of this JVM: its size and memory, and how often it answered. */
@@ -100,45 +100,51 @@ public final class PageCacheMetrics implements MeterBinder {
     new PageCacheMetrics(cache).bindTo(r);
   }
 
-  private static Tags tags(HandlerStats h) {
-    return Tags.of("cache", h.handler(), "cache.manager", "pagecache");
+  private static Tags tags(String handler) {
+    return Tags.of("cache", handler, "cache.manager", "pagecache");
   }
 
-  private static void bindHandler(MeterRegistry registry, HandlerStats h) {
-    Tags tags = tags(h);
-    gets(registry, h, tags, "hit", s -> s.hits());
-    gets(registry, h, tags, "stale", s -> s.stale());
-    gets(registry, h, tags, "miss", s -> s.misses());
-    gets(registry, h, tags, "bypass", s -> s.bypasses());
-    counter(registry, "cache.puts", h, tags, s -> s.rebuilds(), "Pages stored in memcached");
-    counter(registry, "pagecache.store.errors", h, tags, s -> s.storeErrors(),
+  private void bindHandler(MeterRegistry registry, String handler) {
+    Tags tags = tags(handler);
+    gets(registry, handler, tags, "hit", HandlerStats::hits);
+    gets(registry, handler, tags, "stale", HandlerStats::stale);
+    gets(registry, handler, tags, "miss", HandlerStats::misses);
+    gets(registry, handler, tags, "bypass", HandlerStats::bypasses);
+    counter(registry, "cache.puts", handler, tags, HandlerStats::rebuilds, "Pages stored in memcached");
+    counter(registry, "pagecache.store.errors", handler, tags, HandlerStats::storeErrors,
         "memcached calls that failed or timed out; the request went on without the cache");
-    counter(registry, "pagecache.lock.waits", h, tags, s -> s.lockWaits(),
+    counter(registry, "pagecache.lock.waits", handler, tags, HandlerStats::lockWaits,
         "Requests that waited for another request to build the same page");
-    FunctionTimer.builder("pagecache.rebuild", h, HandlerStats::builds, HandlerStats::buildNanos, TimeUnit.NANOSECONDS)
+    FunctionTimer.builder("pagecache.rebuild", cache, c -> c.stats(handler).builds(),
+            c -> c.stats(handler).buildNanos(), TimeUnit.NANOSECONDS)
         .tags(tags)
         .description("Runs of the handler to build a page (stored or not), and their time")
         .register(registry);
   }
 
-  private static void gets(MeterRegistry registry, HandlerStats h, Tags tags, String result,
-      ToDoubleFunction<HandlerStats> count) {
-    FunctionCounter.builder("cache.gets", h, count)
+  private void gets(MeterRegistry registry, String handler, Tags tags, String result,
+      ToLongFunction<HandlerStats> count) {
+    FunctionCounter.builder("cache.gets", cache, read(handler, count))
         .tags(tags).tag("result", result)
         .description("Page requests by outcome: hit, stale (served while rebuilt), miss, bypass")
         .register(registry);
   }
 
-  private static void counter(MeterRegistry registry, String name, HandlerStats h, Tags tags,
-      ToDoubleFunction<HandlerStats> count, String description) {
-    FunctionCounter.builder(name, h, count).tags(tags).description(description).register(registry);
+  private void counter(MeterRegistry registry, String name, String handler, Tags tags,
+      ToLongFunction<HandlerStats> count, String description) {
+    FunctionCounter.builder(name, cache, read(handler, count)).tags(tags).description(description).register(registry);
   }
 
-  private static void bindReason(MeterRegistry registry, HandlerStats h, String reason) {
-    LongAdder n = h.bypassReasons().get(reason);
-    FunctionCounter.builder("pagecache.bypasses", n, LongAdder::sum)
-        .tags(tags(h)).tag("reason", reason)
+  private void bindReason(MeterRegistry registry, String handler, String reason) {
+    FunctionCounter.builder("pagecache.bypasses", cache,
+            read(handler, h -> h.bypassesByReason().getOrDefault(reason, 0L)))
+        .tags(tags(handler)).tag("reason", reason)
         .description("Requests that went past the cache, by reason")
         .register(registry);
+  }
+
+  /** One count of the handler's snapshot, read at each scrape. */
+  private static ToDoubleFunction<PageCache> read(String handler, ToLongFunction<HandlerStats> count) {
+    return c -> count.applyAsLong(c.stats(handler));
   }
 }

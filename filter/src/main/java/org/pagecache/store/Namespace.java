@@ -1,6 +1,6 @@
 package org.pagecache.store;
 
-import org.pagecache.internal.key.KeyParts;
+import org.pagecache.internal.text.KeyParts;
 
 /**
  * Every key PageCache writes, under one namespace and one letter per kind, so that kinds never

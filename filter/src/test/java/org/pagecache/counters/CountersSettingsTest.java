@@ -88,7 +88,7 @@ class CountersSettingsTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CountersSettings.parse("window=5 minutes, bukets=6, buckets=six"));
 
-    assertEquals("counters.window: '5 minutes' is not a duration; use e.g. 500ms, 30s, 5m, 1h, 1d; "
+    assertEquals("counters.window: '5 minutes' is not a duration; use a number with ms, s, m, h or d, e.g. 500ms, 30s, 5m, 1h; "
         + "counters: unknown setting 'bukets'; use ttl, window, buckets, local-aggregation, flush-interval, "
         + "online-cache-for; counters.buckets: 'six' is not a number; use 6 or 2", e.getMessage());
   }

@@ -2,8 +2,8 @@ package org.pagecache.testing;
 
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 
@@ -12,12 +12,11 @@ import org.pagecache.store.StoreException;
  * unit tests of what sits above the store (the circuit breaker, the counters' fallbacks). Tests of
  * memcached failing stop a real memcached instead.
  */
-public final class FaultyStore implements Store {
-  private final Store delegate;
+public final class FaultyStore extends ForwardingStore {
   private final BooleanSupplier down;
 
   public FaultyStore(Store delegate, BooleanSupplier down) {
-    this.delegate = delegate;
+    super(delegate);
     this.down = down;
   }
 
@@ -28,63 +27,9 @@ public final class FaultyStore implements Store {
   }
 
   @Override
-  public byte[] get(String key) {
+  protected <T> T forward(String op, Collection<String> keys, Supplier<T> call) {
     check();
-    return delegate.get(key);
-  }
-
-  @Override
-  public Map<String, byte[]> getMulti(Collection<String> keys) {
-    check();
-    return delegate.getMulti(keys);
-  }
-
-  @Override
-  public Versioned gets(String key) {
-    check();
-    return delegate.gets(key);
-  }
-
-  @Override
-  public boolean set(String key, byte[] value, int ttlSeconds) {
-    check();
-    return delegate.set(key, value, ttlSeconds);
-  }
-
-  @Override
-  public boolean add(String key, byte[] value, int ttlSeconds) {
-    check();
-    return delegate.add(key, value, ttlSeconds);
-  }
-
-  @Override
-  public boolean cas(String key, byte[] value, long casUnique, int ttlSeconds) {
-    check();
-    return delegate.cas(key, value, casUnique, ttlSeconds);
-  }
-
-  @Override
-  public boolean delete(String key) {
-    check();
-    return delegate.delete(key);
-  }
-
-  @Override
-  public long incr(String key, long delta, long initial, int ttlSeconds) {
-    check();
-    return delegate.incr(key, delta, initial, ttlSeconds);
-  }
-
-  @Override
-  public long decr(String key, long delta, long initial, int ttlSeconds) {
-    check();
-    return delegate.decr(key, delta, initial, ttlSeconds);
-  }
-
-  @Override
-  public boolean touch(String key, int ttlSeconds) {
-    check();
-    return delegate.touch(key, ttlSeconds);
+    return call.get();
   }
 
   @Override
@@ -94,15 +39,11 @@ public final class FaultyStore implements Store {
   }
 
   @Override
-  public long roundTrips() {
-    return delegate.roundTrips();
-  }
-
-  @Override
   public String describe() {
     return "faulty " + delegate.describe();
   }
 
+  /** The delegate belongs to the test, which may go on using it. */
   @Override
   public void close() {}
 }

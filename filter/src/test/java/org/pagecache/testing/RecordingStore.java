@@ -3,8 +3,8 @@ package org.pagecache.testing;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Supplier;
 import org.pagecache.store.Store;
 
 /**
@@ -20,15 +20,14 @@ import org.pagecache.store.Store;
  * assertEquals(1, store.keys("set").size());
  * }</pre>
  */
-public final class RecordingStore implements Store {
+public final class RecordingStore extends ForwardingStore {
   /** One key handed to the store, with the operation's name (get, getMulti, set, add, ...). */
   public record Call(String op, String key) {}
 
-  private final Store delegate;
   private final ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
 
   public RecordingStore(Store delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** Every key handed to the store since the last {@link #clear}, in order. */
@@ -51,87 +50,14 @@ public final class RecordingStore implements Store {
     calls.clear();
   }
 
-  private void record(String op, String key) {
-    calls.add(new Call(op, key));
-  }
-
   @Override
-  public byte[] get(String key) {
-    record("get", key);
-    return delegate.get(key);
-  }
-
-  @Override
-  public Map<String, byte[]> getMulti(Collection<String> keys) {
-    keys.forEach(k -> record("getMulti", k));
-    return delegate.getMulti(keys);
-  }
-
-  @Override
-  public Versioned gets(String key) {
-    record("gets", key);
-    return delegate.gets(key);
-  }
-
-  @Override
-  public boolean set(String key, byte[] value, int ttlSeconds) {
-    record("set", key);
-    return delegate.set(key, value, ttlSeconds);
-  }
-
-  @Override
-  public boolean add(String key, byte[] value, int ttlSeconds) {
-    record("add", key);
-    return delegate.add(key, value, ttlSeconds);
-  }
-
-  @Override
-  public boolean cas(String key, byte[] value, long casUnique, int ttlSeconds) {
-    record("cas", key);
-    return delegate.cas(key, value, casUnique, ttlSeconds);
-  }
-
-  @Override
-  public boolean delete(String key) {
-    record("delete", key);
-    return delegate.delete(key);
-  }
-
-  @Override
-  public long incr(String key, long delta, long initial, int ttlSeconds) {
-    record("incr", key);
-    return delegate.incr(key, delta, initial, ttlSeconds);
-  }
-
-  @Override
-  public long decr(String key, long delta, long initial, int ttlSeconds) {
-    record("decr", key);
-    return delegate.decr(key, delta, initial, ttlSeconds);
-  }
-
-  @Override
-  public boolean touch(String key, int ttlSeconds) {
-    record("touch", key);
-    return delegate.touch(key, ttlSeconds);
-  }
-
-  @Override
-  public List<ServerStats> serverStats() {
-    return delegate.serverStats();
-  }
-
-  @Override
-  public long roundTrips() {
-    return delegate.roundTrips();
+  protected <T> T forward(String op, Collection<String> keys, Supplier<T> call) {
+    keys.forEach(key -> calls.add(new Call(op, key)));
+    return call.get();
   }
 
   @Override
   public String describe() {
     return "recording " + delegate.describe();
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
   }
 }

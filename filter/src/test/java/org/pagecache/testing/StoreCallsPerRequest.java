@@ -4,7 +4,6 @@ import jakarta.servlet.ServletRequestEvent;
 import jakarta.servlet.ServletRequestListener;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
 import org.pagecache.store.Store;
@@ -27,16 +26,15 @@ import org.pagecache.store.StoreException;
  * assertTrue(calls.requests().stream().allMatch(r -> r.failed() <= 1));
  * }</pre>
  */
-public final class StoreCallsPerRequest implements Store, ServletRequestListener {
+public final class StoreCallsPerRequest extends ForwardingStore implements ServletRequestListener {
   /** One finished request: the calls that reached the store, and how many of them threw. */
   public record Request(int calls, int failed) {}
 
-  private final Store delegate;
   private final ThreadLocal<int[]> current = new ThreadLocal<>();
   private final ConcurrentLinkedQueue<Request> finished = new ConcurrentLinkedQueue<>();
 
   public StoreCallsPerRequest(Store delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** Every request finished since the last {@link #clear}. */
@@ -62,7 +60,8 @@ public final class StoreCallsPerRequest implements Store, ServletRequestListener
     }
   }
 
-  private <T> T counted(Supplier<T> call) {
+  @Override
+  protected <T> T forward(String op, Collection<String> keys, Supplier<T> call) {
     int[] counts = current.get();
     if (counts != null) {
       counts[0]++;
@@ -78,72 +77,7 @@ public final class StoreCallsPerRequest implements Store, ServletRequestListener
   }
 
   @Override
-  public byte[] get(String key) {
-    return counted(() -> delegate.get(key));
-  }
-
-  @Override
-  public Map<String, byte[]> getMulti(Collection<String> keys) {
-    return counted(() -> delegate.getMulti(keys));
-  }
-
-  @Override
-  public Versioned gets(String key) {
-    return counted(() -> delegate.gets(key));
-  }
-
-  @Override
-  public boolean set(String key, byte[] value, int ttlSeconds) {
-    return counted(() -> delegate.set(key, value, ttlSeconds));
-  }
-
-  @Override
-  public boolean add(String key, byte[] value, int ttlSeconds) {
-    return counted(() -> delegate.add(key, value, ttlSeconds));
-  }
-
-  @Override
-  public boolean cas(String key, byte[] value, long casUnique, int ttlSeconds) {
-    return counted(() -> delegate.cas(key, value, casUnique, ttlSeconds));
-  }
-
-  @Override
-  public boolean delete(String key) {
-    return counted(() -> delegate.delete(key));
-  }
-
-  @Override
-  public long incr(String key, long delta, long initial, int ttlSeconds) {
-    return counted(() -> delegate.incr(key, delta, initial, ttlSeconds));
-  }
-
-  @Override
-  public long decr(String key, long delta, long initial, int ttlSeconds) {
-    return counted(() -> delegate.decr(key, delta, initial, ttlSeconds));
-  }
-
-  @Override
-  public boolean touch(String key, int ttlSeconds) {
-    return counted(() -> delegate.touch(key, ttlSeconds));
-  }
-
-  @Override
-  public List<ServerStats> serverStats() {
-    return delegate.serverStats();
-  }
-
-  @Override
-  public long roundTrips() {
-    return delegate.roundTrips();
-  }
-
-  @Override
   public String describe() {
     return "counted " + delegate.describe();
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
   }
 }

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.DispatcherType;
 import java.util.Map;
 import org.pagecache.PageCache;
-import org.pagecache.PageCacheAdminServlet;
+import org.pagecache.admin.PageCacheAdminServlet;
 import org.pagecache.PageCacheConfig;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
-import org.pagecache.internal.stats.HandlerStats;
+import org.pagecache.PageCache.HandlerStats;
 import org.pagecache.store.StoreException;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
@@ -44,10 +44,11 @@ public class PageCacheEndpoint {
     Map<String, Map<String, Object>> handlers = new LinkedHashMap<>();
     List<CachePolicy> policies = new ArrayList<>(cache.policies());
     policies.sort(Comparator.comparing(CachePolicy::handler));
+    PageCache.Stats stats = cache.stats();
     for (CachePolicy p : policies) {
       Map<String, Object> h = new LinkedHashMap<>();
       h.put("policy", p.spec());
-      HandlerStats s = cache.stats().seen(p.handler()) ? cache.stats().handler(p.handler()) : null;
+      HandlerStats s = stats.seen(p.handler()) ? stats.handler(p.handler()) : null;
       if (s != null) {
         h.put("hits", s.hits());
         h.put("stale", s.stale());

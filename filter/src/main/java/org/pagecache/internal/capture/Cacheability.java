@@ -26,7 +26,7 @@ public final class Cacheability {
    *
    * @param nowMillis the time the response was made (an {@code Expires} before it is in the past)
    */
-  public static String refusal(Captured c, Set<Integer> statuses, long nowMillis) {
+  public static String refusal(CapturedResponse c, Set<Integer> statuses, long nowMillis) {
     if (c.passedThrough()) {
       return c.overflowed() ? "too-large" : "async";
     }
@@ -85,7 +85,7 @@ public final class Cacheability {
    * {@code proxy-revalidate}): it is then never served STALE, not during its grace, not after a
    * refresh, not when its rebuild fails.
    */
-  public static boolean forbidsStale(Captured c) {
+  public static boolean forbidsStale(CapturedResponse c) {
     for (String cc : c.headerValues("Cache-Control")) {
       String v = cc.toLowerCase(Locale.ROOT);
       if (hasDirective(v, "must-revalidate") || hasDirective(v, "proxy-revalidate")) {
@@ -100,7 +100,7 @@ public final class Cacheability {
    * {@code max-age} or, without either, {@code Expires}, capped at {@code max}; null when it asked
    * for none. Zero means "do not store".
    */
-  public static Duration requestedTtl(Captured c, Duration max, long nowMillis) {
+  public static Duration requestedTtl(CapturedResponse c, Duration max, long nowMillis) {
     Long sMaxAge = seconds(c, "s-maxage");
     Long chosen = sMaxAge != null ? sMaxAge : seconds(c, "max-age");
     Duration d;
@@ -115,7 +115,7 @@ public final class Cacheability {
   }
 
   /** The last value of a delta-seconds directive, or null when absent or not a number. */
-  private static Long seconds(Captured c, String directive) {
+  private static Long seconds(CapturedResponse c, String directive) {
     Long found = null;
     for (String cc : c.headerValues("Cache-Control")) {
       for (String d : cc.split(",")) {
@@ -137,7 +137,7 @@ public final class Cacheability {
    * has one (so a clock skew between handler and cache does not matter), else from now. An
    * invalid date, such as the servlet idiom {@code Expires: 0}, is in the past.
    */
-  private static long expiresInMillis(Captured c, long nowMillis) {
+  private static long expiresInMillis(CapturedResponse c, long nowMillis) {
     Long expires = httpDate(c.header("Expires"));
     if (expires == null) {
       return -1;

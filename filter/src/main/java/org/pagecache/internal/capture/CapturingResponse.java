@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 
 /**
  * The response a handler writes to while the filter may still cache the page: at first everything
- * is captured and nothing reaches the client (see {@code ResponseCapture}), so the filter can
+ * is captured and nothing reaches the client (see {@code BufferingResponse}), so the filter can
  * decide afterwards whether to store the page.
  *
  * <p>Two ways out of capturing, both to "pass-through", where the real response takes over and the
@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  */
 public final class CapturingResponse extends HttpServletResponseWrapper {
   private final HttpServletResponse real;
-  private final ResponseCapture capture;
+  private final BufferingResponse capture;
   private volatile boolean passThrough;
   private Consumer<HttpServletResponse> onPassThrough = r -> { };
 
@@ -35,14 +35,14 @@ public final class CapturingResponse extends HttpServletResponseWrapper {
   }
 
   private CapturingResponse(HttpServletResponse real, Switch toPassThrough, int limit, String defaultCharset) {
-    super(new ResponseCapture(real, limit, defaultCharset, toPassThrough));
+    super(new BufferingResponse(real, limit, defaultCharset, toPassThrough));
     toPassThrough.response = this;
     this.real = real;
-    this.capture = (ResponseCapture) getResponse();
+    this.capture = (BufferingResponse) getResponse();
   }
 
   /** Lets the capture's body stream, built before this wrapper exists, turn it to pass-through. */
-  private static final class Switch implements ResponseCapture.Overflow {
+  private static final class Switch implements BufferingResponse.Overflow {
     private CapturingResponse response;
 
     @Override
@@ -159,7 +159,7 @@ public final class CapturingResponse extends HttpServletResponseWrapper {
   }
 
   /** Ends capturing and returns what the handler produced. */
-  public Captured finish() {
+  public CapturedResponse finish() {
     synchronized (capture) {
       return capture.finish(passThrough);
     }

@@ -5,7 +5,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The request headers a handler read while the filter watched (through {@link CaptureRequest}),
+ * The request headers a handler read while the filter watched (through {@link WatchedRequest}),
  * and whether it read a cookie: the evidence that tells an operator which inputs a page really
  * depends on. Only reads through the request object PageCache passes on are seen; a filter placed
  * before PageCache reads the container's request directly.

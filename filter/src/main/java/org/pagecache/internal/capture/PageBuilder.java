@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import org.pagecache.internal.store.CachedPage;
-import org.pagecache.internal.store.CachedPage.Header;
-import org.pagecache.internal.store.CachedPage.TagVersion;
+import org.pagecache.internal.store.StoredPage;
+import org.pagecache.internal.store.StoredPage.Header;
+import org.pagecache.internal.store.StoredPage.TagVersion;
 
 /**
  * Turns a captured, cacheable response into the entry to store: strips what must never be
@@ -26,7 +26,7 @@ public final class PageBuilder {
       List<TagVersion> tags, List<String> viewKeys, boolean placeholders, List<Header> vary, String cacheHeader,
       boolean mustRevalidate) {}
 
-  public static CachedPage build(Captured c, Context ctx) {
+  public static StoredPage build(CapturedResponse c, Context ctx) {
     List<Header> headers = new ArrayList<>();
     String contentType = null;
     for (Header h : c.headers()) {
@@ -46,7 +46,7 @@ public final class PageBuilder {
       gzip = false; // incompressible after all
       stored = identity;
     }
-    return new CachedPage(c.status(), headers, stored, gzip, BodyEncoding.etag(identity), ctx.builtAtMillis,
+    return new StoredPage(c.status(), headers, stored, gzip, BodyEncoding.etag(identity), ctx.builtAtMillis,
         ctx.builtAtMillis + ctx.freshMillis, ctx.buildMillis, ctx.token, ctx.tags, ctx.viewKeys,
         ctx.placeholders, ctx.vary, null, ctx.mustRevalidate, 0);
   }
@@ -55,7 +55,7 @@ public final class PageBuilder {
   static final String TAGS_HEADER = "X-Cache-Tags";
 
   /** The tags a handler declared in an {@code X-Cache-Tags} response header (comma or space separated). */
-  public static List<String> headerTags(Captured c) {
+  public static List<String> headerTags(CapturedResponse c) {
     List<String> tags = new ArrayList<>();
     for (String v : c.headerValues(TAGS_HEADER)) {
       for (String t : v.split("[,\\s]+")) {

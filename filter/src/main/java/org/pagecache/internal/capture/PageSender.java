@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.pagecache.internal.store.CachedPage;
-import org.pagecache.internal.store.CachedPage.Header;
+import org.pagecache.internal.store.StoredPage;
+import org.pagecache.internal.store.StoredPage.Header;
 
 /**
  * Writes a stored page, or a captured response that is not stored, to the client. Takes care of
@@ -41,7 +41,7 @@ public final class PageSender {
    *
    * @param rendered the identity body after placeholder substitution, or null to send the stored one
    */
-  public static void send(HttpServletRequest req, HttpServletResponse res, CachedPage page,
+  public static void send(HttpServletRequest req, HttpServletResponse res, StoredPage page,
       long nowMillis, Label label, byte[] rendered, int maxBodyBytes) throws IOException {
     send(req, res, page, nowMillis, label, rendered, null, maxBodyBytes);
   }
@@ -50,7 +50,7 @@ public final class PageSender {
    * Serves a stored page; {@code identity}, when given, supplies the inflated body of a gzipped
    * page for clients without gzip (the near cache inflates it once per entry, not once per hit).
    */
-  public static void send(HttpServletRequest req, HttpServletResponse res, CachedPage page,
+  public static void send(HttpServletRequest req, HttpServletResponse res, StoredPage page,
       long nowMillis, Label label, byte[] rendered, Supplier<byte[]> identity, int maxBodyBytes) throws IOException {
     boolean gzip = rendered == null && page.gzipped() && acceptsGzip(req.getHeader("Accept-Encoding"));
     String etag = rendered != null ? BodyEncoding.etag(rendered) : gzip ? page.etag() + "-gz" : page.etag();
@@ -115,7 +115,7 @@ public final class PageSender {
   }
 
   /** Sends a captured response as the handler wrote it (not stored, or not storable). */
-  public static void replay(HttpServletRequest req, HttpServletResponse res, Captured c, Label label)
+  public static void replay(HttpServletRequest req, HttpServletResponse res, CapturedResponse c, Label label)
       throws IOException {
     if (c.passedThrough()) {
       return; // already on its way to the client

@@ -22,10 +22,14 @@ public final class Durations {
   public static Duration parse(String param, String value) {
     Duration d = parse(value);
     if (d == null) {
-      throw new IllegalArgumentException(param + ": '" + value
-          + "' is not a duration; use a number with ms, s, m, h or d, e.g. 500ms, 30s, 5m, 1h");
+      throw new IllegalArgumentException(notADuration(param, value));
     }
     return d;
+  }
+
+  /** The one wording of this error, for callers that collect errors instead of throwing the first. */
+  public static String notADuration(String param, String value) {
+    return param + ": '" + value + "' is not a duration; use a number with ms, s, m, h or d, e.g. 500ms, 30s, 5m, 1h";
   }
 
   /** The duration, or null when {@code text} is not one. */

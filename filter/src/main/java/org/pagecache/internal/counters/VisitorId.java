@@ -3,7 +3,7 @@ package org.pagecache.internal.counters;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
-import org.pagecache.internal.key.KeyParts;
+import org.pagecache.internal.text.KeyParts;
 
 /**
  * Who a request comes from, for the online counter, without creating anything: a page served from

@@ -1,7 +1,7 @@
 package org.pagecache.internal.freshness;
 
 import java.util.Map;
-import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.StoredPage;
 
 /**
  * The one place that decides whether a stored page may be served: a pure function of plain
@@ -39,7 +39,7 @@ public final class Freshness {
    * @param earlyBeta     early-refresh strength; 0 turns it off (1 is the usual value)
    * @param random        a uniform random number in (0, 1], drawn by the caller
    */
-  public static Decision classify(CachedPage page, long nowMillis, long handlerToken,
+  public static Decision classify(StoredPage page, long nowMillis, long handlerToken,
       Map<String, Long> tagVersions, double earlyBeta, double random) {
     if (page == null || page.isUncacheableMarker()) {
       return Decision.ABSENT;
@@ -55,11 +55,11 @@ public final class Freshness {
   }
 
   /** Why a page is no longer fresh, or null while it is. */
-  private static Decision staleness(CachedPage page, long nowMillis, long handlerToken, Map<String, Long> tagVersions) {
+  private static Decision staleness(StoredPage page, long nowMillis, long handlerToken, Map<String, Long> tagVersions) {
     if (page.token() < handlerToken) {
       return new Decision(State.STALE, "refreshed", false);
     }
-    for (CachedPage.TagVersion tag : page.tags()) {
+    for (StoredPage.TagVersion tag : page.tags()) {
       Long current = tagVersions.get(tag.tag());
       if (current != null && current > tag.version()) {
         return new Decision(State.STALE, "tag " + tag.tag(), false);
@@ -72,7 +72,7 @@ public final class Freshness {
   }
 
   /** XFetch: refresh when now - buildTime * beta * ln(random) reaches the expiry. */
-  static boolean shouldRefreshEarly(CachedPage page, long nowMillis, double beta, double random) {
+  static boolean shouldRefreshEarly(StoredPage page, long nowMillis, double beta, double random) {
     double r = Math.max(random, Double.MIN_VALUE);
     double gap = Math.max(1, page.buildMillis()) * beta * -Math.log(r);
     return nowMillis + gap >= page.freshUntilMillis();

@@ -1,6 +1,6 @@
 package org.pagecache.internal.freshness;
 
-import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.StoredPage;
 
 /**
  * What a refused build leaves behind for the page's next requests, so that one request cannot
@@ -27,13 +27,13 @@ public final class HitForMiss {
   private HitForMiss() {}
 
   /** How many refusals in a row a new refusal makes, given what was stored before it (an expired marker counts for nothing). */
-  public static int refusalsAfter(CachedPage previous, long nowMillis) {
+  public static int refusalsAfter(StoredPage previous, long nowMillis) {
     return previous != null && previous.isUncacheableMarker() && nowMillis < previous.freshUntilMillis()
         ? previous.refusals() + 1 : 1;
   }
 
   /** True when the marker sends requests past the cache; false when they should build and try to store. */
-  public static boolean passes(CachedPage marker) {
+  public static boolean passes(StoredPage marker) {
     return structural(marker.uncacheableReason()) || marker.refusals() >= PASS_AFTER;
   }
 

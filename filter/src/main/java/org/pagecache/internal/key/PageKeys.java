@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.pagecache.CookieRule;
 import org.pagecache.store.Namespace;
 
 /**
@@ -70,12 +69,12 @@ public final class PageKeys {
    * forwarded header (what {@code PageCache.evict(url)} removes).
    */
   public String forUrl(String scheme, String host, int port, String rawPath, String rawQuery, String handler,
-      List<String> varyHeaders, CookieRule cookies) {
+      List<String> varyHeaders, List<String> varyCookies) {
     List<String[]> parts = new ArrayList<>();
     for (String name : varyHeaders) {
       parts.add(new String[] {name, ""});
     }
-    parts.addAll(RequestParts.ofPlainRequest(cookies));
+    parts.addAll(RequestParts.ofPlainRequest(varyCookies));
     return namespace.page(handler, PageKey.canonical(scheme, host, port, rawPath, rawQuery, parts));
   }
 

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import org.pagecache.CookieRule;
 
 /**
  * What of a request, besides its URL and the headers a policy varies on, decides which page it
@@ -18,7 +17,7 @@ import org.pagecache.CookieRule;
  *       for (unkeyed-input cache poisoning, Kettle 2018).
  *   <li>A method override ({@link #METHOD_OVERRIDES}) bypasses: a framework that honours it treats
  *       the GET as a DELETE or a POST, whose answer is not a page to share, under any key.
- *   <li>Cookies follow the policy's {@link CookieRule}; ignored cookies never count.
+ *   <li>Cookies follow the policy's cookie rule ({@code cookies=}); ignored cookies never count.
  * </ul>
  *
  * @param bypass   null when the request may use the cache, else the reason it may not
@@ -43,9 +42,12 @@ public record RequestParts(String bypass, List<String> cookies, List<String[]> k
   }
 
   /**
+   * @param cookiesIgnored the policy says {@code cookies=ignore}: no cookie bypasses nor keys the page
+   * @param varyCookies the cookies the page is keyed on ({@code cookies=vary:}); empty otherwise
    * @param sessionCookie the container's session cookie name: it follows {@code sessions=}, not the cookie rule
    */
-  public static RequestParts of(HttpServletRequest req, CookieRule rule, IgnoredCookies ignored, String sessionCookie) {
+  public static RequestParts of(HttpServletRequest req, boolean cookiesIgnored, List<String> varyCookies,
+      IgnoredCookies ignored, String sessionCookie) {
     for (String name : METHOD_OVERRIDES) {
       if (req.getHeader(name) != null) {
         return new RequestParts("method-override", List.of(), List.of());
@@ -59,14 +61,14 @@ public record RequestParts(String bypass, List<String> cookies, List<String[]> k
         parts.add(new String[] {name, value});
       }
     }
-    if (rule.mode() == CookieRule.Mode.IGNORE) {
+    if (cookiesIgnored) {
       return parts == null ? PLAIN : new RequestParts(null, List.of(), parts);
     }
     Map<String, List<String>> cookies = req.getHeader("Cookie") == null ? Map.of()
         : CookieNames.parse(Collections.list(req.getHeaders("Cookie")));
     List<String> significant = null;
     for (String name : cookies.keySet()) {
-      if (!rule.vary().contains(name) && !name.equals(sessionCookie) && !ignored.ignored(name)) {
+      if (!varyCookies.contains(name) && !name.equals(sessionCookie) && !ignored.ignored(name)) {
         significant = significant == null ? new ArrayList<>(2) : significant;
         significant.add(name);
       }
@@ -74,7 +76,7 @@ public record RequestParts(String bypass, List<String> cookies, List<String[]> k
     if (significant != null) {
       return new RequestParts("cookie", significant, List.of());
     }
-    for (String name : rule.vary()) { // absent or not, so a visitor without the cookie has one entry
+    for (String name : varyCookies) { // absent or not, so a visitor without the cookie has one entry
       List<String> values = cookies.get(name);
       parts = parts == null ? new ArrayList<>(2) : parts;
       parts.add(new String[] {"cookie:" + name, values == null ? null : String.join("; ", values)});
@@ -86,9 +88,9 @@ public record RequestParts(String bypass, List<String> cookies, List<String[]> k
    * The key parts of a request that carries no cookie and no forwarded header, the page
    * {@code PageCache.evict(url)} names: under {@code cookies=vary:} its cookies are keyed as absent.
    */
-  public static List<String[]> ofPlainRequest(CookieRule rule) {
-    List<String[]> parts = new ArrayList<>(rule.vary().size());
-    for (String name : rule.vary()) {
+  public static List<String[]> ofPlainRequest(List<String> varyCookies) {
+    List<String[]> parts = new ArrayList<>(varyCookies.size());
+    for (String name : varyCookies) {
       parts.add(new String[] {"cookie:" + name, null});
     }
     return parts;

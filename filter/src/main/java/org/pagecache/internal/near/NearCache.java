@@ -9,9 +9,9 @@ import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.pagecache.internal.capture.BodyEncoding;
-import org.pagecache.internal.store.CachedPage;
-import org.pagecache.internal.store.CachedPage.Header;
-import org.pagecache.internal.store.CachedPage.TagVersion;
+import org.pagecache.internal.store.StoredPage;
+import org.pagecache.internal.store.StoredPage.Header;
+import org.pagecache.internal.store.StoredPage.TagVersion;
 
 /**
  * The pages this JVM served recently, decoded, so a hot page costs no memcached round trip: a
@@ -97,7 +97,7 @@ public final class NearCache {
    * then, or just written). The same page seen again keeps its inflated body and only moves its
    * verification time forward.
    */
-  public void remember(String key, String handler, CachedPage page, long verifiedAtMillis) {
+  public void remember(String key, String handler, StoredPage page, long verifiedAtMillis) {
     if (cache == null || page.isUncacheableMarker() || page.body().length > maxBodyBytes) {
       return;
     }
@@ -131,7 +131,7 @@ public final class NearCache {
    * The identity body of a page this request got from the near cache, inflated at most once per
    * entry (the entry is re-weighed with it); for any other page, a supplier that inflates it.
    */
-  public Supplier<byte[]> identityBody(Entry served, CachedPage page) {
+  public Supplier<byte[]> identityBody(Entry served, StoredPage page) {
     if (served == null || served.page != page || cache == null) {
       return () -> inflate(page);
     }
@@ -146,7 +146,7 @@ public final class NearCache {
     };
   }
 
-  private byte[] inflate(CachedPage page) {
+  private byte[] inflate(StoredPage page) {
     if (!page.gzipped()) {
       return page.body();
     }
@@ -157,16 +157,39 @@ public final class NearCache {
     }
   }
 
-  /** What the admin page and {@code api/stats} show. */
-  public NearStats stats() {
-    if (cache == null) {
-      return new NearStats(false, 0, 0, 0, trustMillis, 0, 0);
-    }
-    long bytes = cache.policy().eviction().map(ev -> ev.weightedSize().orElse(0L)).orElse(0L);
-    return new NearStats(true, cache.estimatedSize(), bytes, maxBytes, trustMillis, hits.sum(), misses.sum());
+  // What PageCache.nearStats() reads for the admin page and api/stats.
+
+  /** Pages held (Caffeine's estimate). */
+  public long entries() {
+    return cache == null ? 0 : cache.estimatedSize();
   }
 
-  private static boolean samePage(CachedPage a, CachedPage b) {
+  /** The estimated memory of the pages held. */
+  public long bytes() {
+    return cache == null ? 0 : cache.policy().eviction().map(ev -> ev.weightedSize().orElse(0L)).orElse(0L);
+  }
+
+  /** The bound ({@code near.size}), 0 when off. */
+  public long maxBytes() {
+    return maxBytes;
+  }
+
+  /** {@code near.trust} in milliseconds. */
+  public long trustMillis() {
+    return trustMillis;
+  }
+
+  /** Requests answered from this JVM's memory. */
+  public long hits() {
+    return cache == null ? 0 : hits.sum();
+  }
+
+  /** Cacheable requests that asked memcached. */
+  public long misses() {
+    return cache == null ? 0 : misses.sum();
+  }
+
+  private static boolean samePage(StoredPage a, StoredPage b) {
     return a.builtAtMillis() == b.builtAtMillis() && a.token() == b.token() && a.etag().equals(b.etag())
         && a.gzipped() == b.gzipped() && a.tags().equals(b.tags()) && a.vary().equals(b.vary());
   }
@@ -178,11 +201,11 @@ public final class NearCache {
   public static final class Entry {
     final String key;
     final String handler;
-    final CachedPage page;
+    final StoredPage page;
     final long verifiedAtMillis;
     final byte[] identity;
 
-    Entry(String key, String handler, CachedPage page, long verifiedAtMillis, byte[] identity) {
+    Entry(String key, String handler, StoredPage page, long verifiedAtMillis, byte[] identity) {
       this.key = key;
       this.handler = handler;
       this.page = page;
@@ -190,7 +213,7 @@ public final class NearCache {
       this.identity = identity;
     }
 
-    public CachedPage page() {
+    public StoredPage page() {
       return page;
     }
 

@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.pagecache.internal.store.CachedPage;
+import org.pagecache.internal.store.StoredPage;
 
 /**
  * Requests of this JVM that want the same page nothing has built yet wait together here, as in
@@ -29,10 +29,10 @@ public final class WaitingList {
   private final ConcurrentHashMap<String, Flight> flights = new ConcurrentHashMap<>();
 
   /** One page being waited for; {@code leader} is the thread whose request builds or watches. */
-  private record Flight(Thread leader, CompletableFuture<CachedPage> page) {}
+  private record Flight(Thread leader, CompletableFuture<StoredPage> page) {}
 
   /** What a wait ended with: the page (possibly an uncacheable marker), nothing, or the time limit. */
-  public record Wait(CachedPage page, boolean timedOut) {
+  public record Wait(StoredPage page, boolean timedOut) {
     static final Wait GAVE_UP = new Wait(null, false);
     static final Wait TIMED_OUT = new Wait(null, true);
     static final Wait NOBODY = new Wait(null, false);
@@ -65,7 +65,7 @@ public final class WaitingList {
   }
 
   /** Hands a page that was just built or found to whoever waits for it in this JVM. */
-  public void arrived(String key, CachedPage page) {
+  public void arrived(String key, StoredPage page) {
     Flight f = flights.get(key);
     if (f != null) {
       f.page.complete(page);
@@ -74,7 +74,7 @@ public final class WaitingList {
 
   private static Wait await(Flight f, Duration max) {
     try {
-      CachedPage page = f.page.get(max.toNanos(), TimeUnit.NANOSECONDS);
+      StoredPage page = f.page.get(max.toNanos(), TimeUnit.NANOSECONDS);
       return page == null ? Wait.GAVE_UP : new Wait(page, false);
     } catch (TimeoutException e) {
       return Wait.TIMED_OUT;

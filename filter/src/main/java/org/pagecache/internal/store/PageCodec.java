@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Encodes {@link CachedPage} with Kryo behind a format-version byte. Kryo is not thread-safe, so
+ * Encodes {@link StoredPage} with Kryo behind a format-version byte. Kryo is not thread-safe, so
  * instances come from a {@link Pool} (a pool rather than a ThreadLocal: a ThreadLocal can pin the
  * webapp class loader after a redeploy).
  *
@@ -38,7 +38,7 @@ public final class PageCodec {
       Kryo kryo = new Kryo();
       kryo.setRegistrationRequired(true);
       kryo.setReferences(false);
-      kryo.register(CachedPage.class, new PageSerializer(), REGISTRATION_ID);
+      kryo.register(StoredPage.class, new PageSerializer(), REGISTRATION_ID);
       return kryo;
     }
   };
@@ -63,7 +63,7 @@ public final class PageCodec {
     return warnings.sum();
   }
 
-  public byte[] encode(CachedPage page) {
+  public byte[] encode(StoredPage page) {
     Kryo kryo = kryos.obtain();
     try {
       Output output = new Output(page.body().length + 512, -1);
@@ -76,7 +76,7 @@ public final class PageCodec {
   }
 
   /** The page, or null when the bytes are not a page of the current format. */
-  public CachedPage decode(String key, byte[] bytes) {
+  public StoredPage decode(String key, byte[] bytes) {
     if (bytes == null) {
       return null;
     }
@@ -87,7 +87,7 @@ public final class PageCodec {
     Kryo kryo = kryos.obtain();
     try {
       Input input = new Input(bytes, 1, bytes.length - 1);
-      CachedPage page = kryo.readObject(input, CachedPage.class);
+      StoredPage page = kryo.readObject(input, StoredPage.class);
       if (input.position() != bytes.length) {
         undecodable(key, "trailing bytes");
         return null;
@@ -118,11 +118,11 @@ public final class PageCodec {
    * reflection and no java.* types beyond String and byte[]. Lengths are bounded so a hostile
    * value cannot make us allocate gigabytes.
    */
-  private static final class PageSerializer extends Serializer<CachedPage> {
+  private static final class PageSerializer extends Serializer<StoredPage> {
     private static final int MAX_LIST = 10_000;
 
     @Override
-    public void write(Kryo kryo, Output out, CachedPage p) {
+    public void write(Kryo kryo, Output out, StoredPage p) {
       out.writeVarInt(p.status(), true);
       writeHeaders(out, p.headers());
       out.writeVarInt(p.body().length, true);
@@ -134,7 +134,7 @@ public final class PageCodec {
       out.writeVarLong(p.buildMillis(), true);
       out.writeVarLong(p.token(), true);
       out.writeVarInt(p.tags().size(), true);
-      for (CachedPage.TagVersion t : p.tags()) {
+      for (StoredPage.TagVersion t : p.tags()) {
         writeText(out, t.tag());
         out.writeVarLong(t.version(), true);
       }
@@ -153,9 +153,9 @@ public final class PageCodec {
     }
 
     @Override
-    public CachedPage read(Kryo kryo, Input in, Class<? extends CachedPage> type) {
+    public StoredPage read(Kryo kryo, Input in, Class<? extends StoredPage> type) {
       int status = in.readVarInt(true);
-      List<CachedPage.Header> headers = readHeaders(in);
+      List<StoredPage.Header> headers = readHeaders(in);
       byte[] body = in.readBytes(bounded(in.readVarInt(true), remaining(in)));
       boolean gzipped = in.readBoolean();
       String etag = readText(in);
@@ -164,9 +164,9 @@ public final class PageCodec {
       long buildMillis = in.readVarLong(true);
       long token = in.readVarLong(true);
       int tagCount = bounded(in.readVarInt(true), MAX_LIST);
-      List<CachedPage.TagVersion> tags = new ArrayList<>(tagCount);
+      List<StoredPage.TagVersion> tags = new ArrayList<>(tagCount);
       for (int i = 0; i < tagCount; i++) {
-        tags.add(new CachedPage.TagVersion(readText(in), in.readVarLong(true)));
+        tags.add(new StoredPage.TagVersion(readText(in), in.readVarLong(true)));
       }
       int viewCount = bounded(in.readVarInt(true), MAX_LIST);
       List<String> viewKeys = new ArrayList<>(viewCount);
@@ -174,27 +174,27 @@ public final class PageCodec {
         viewKeys.add(readText(in));
       }
       boolean placeholders = in.readBoolean();
-      List<CachedPage.Header> vary = readHeaders(in);
+      List<StoredPage.Header> vary = readHeaders(in);
       String uncacheable = in.readBoolean() ? readText(in) : null;
       boolean mustRevalidate = in.readBoolean();
       int refusals = bounded(in.readVarInt(true), MAX_LIST);
-      return new CachedPage(status, headers, body, gzipped, etag, builtAt, freshUntil, buildMillis,
+      return new StoredPage(status, headers, body, gzipped, etag, builtAt, freshUntil, buildMillis,
           token, tags, viewKeys, placeholders, vary, uncacheable, mustRevalidate, refusals);
     }
 
-    private static void writeHeaders(Output out, List<CachedPage.Header> headers) {
+    private static void writeHeaders(Output out, List<StoredPage.Header> headers) {
       out.writeVarInt(headers.size(), true);
-      for (CachedPage.Header h : headers) {
+      for (StoredPage.Header h : headers) {
         writeText(out, h.name());
         writeText(out, h.value());
       }
     }
 
-    private static List<CachedPage.Header> readHeaders(Input in) {
+    private static List<StoredPage.Header> readHeaders(Input in) {
       int count = bounded(in.readVarInt(true), MAX_LIST);
-      List<CachedPage.Header> headers = new ArrayList<>(count);
+      List<StoredPage.Header> headers = new ArrayList<>(count);
       for (int i = 0; i < count; i++) {
-        headers.add(new CachedPage.Header(readText(in), readText(in)));
+        headers.add(new StoredPage.Header(readText(in), readText(in)));
       }
       return headers;
     }

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.pagecache.CachePolicy;
-import org.pagecache.internal.store.CachedPage.Header;
+import org.pagecache.internal.store.StoredPage.Header;
 
 /**
  * {@link Cacheability} on what only the capture knows (passed through, trailers, cookies added
@@ -32,21 +32,21 @@ class CacheabilityOfCaptureStateTest {
     return list;
   }
 
-  private static Captured page(String... pairs) {
-    return new Captured(200, headers(pairs), List.of(), new byte[0], null, false, false, false);
+  private static CapturedResponse page(String... pairs) {
+    return new CapturedResponse(200, headers(pairs), List.of(), new byte[0], null, false, false, false);
   }
 
   @Test
   void aPageThatOutgrewTheCaptureIsTooLargeAndOneThatWentAsyncIsAsync() {
-    Captured tooLarge = new Captured(200, List.of(), List.of(), new byte[0], null, true, true, false);
-    Captured async = new Captured(200, List.of(), List.of(), new byte[0], null, false, true, false);
+    CapturedResponse tooLarge = new CapturedResponse(200, List.of(), List.of(), new byte[0], null, true, true, false);
+    CapturedResponse async = new CapturedResponse(200, List.of(), List.of(), new byte[0], null, false, true, false);
     assertEquals("too-large", Cacheability.refusal(tooLarge, STATUSES, NOW));
     assertEquals("async", Cacheability.refusal(async, STATUSES, NOW));
   }
 
   @Test
   void aCookieAddedWithAddCookieOrAnOldSetCookie2IsNeverStored() {
-    Captured added = new Captured(200, List.of(), List.of(new Cookie("session", "s1")), new byte[0], null, false,
+    CapturedResponse added = new CapturedResponse(200, List.of(), List.of(new Cookie("session", "s1")), new byte[0], null, false,
         false, false);
     assertEquals("set-cookie", Cacheability.refusal(added, STATUSES, NOW));
     assertEquals("set-cookie", Cacheability.refusal(page("Set-Cookie2", "a=b"), STATUSES, NOW));
@@ -54,7 +54,7 @@ class CacheabilityOfCaptureStateTest {
 
   @Test
   void aPageWithTrailersIsNeverStored() {
-    Captured trailers = new Captured(200, List.of(), List.of(), new byte[0], null, false, false, true);
+    CapturedResponse trailers = new CapturedResponse(200, List.of(), List.of(), new byte[0], null, false, false, true);
     assertEquals("trailers", Cacheability.refusal(trailers, STATUSES, NOW));
   }
 

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.pagecache.CachePolicy;
-import org.pagecache.internal.store.CachedPage.Header;
+import org.pagecache.internal.store.StoredPage.Header;
 
 /** The pure decision whether a built response may be stored, and for how long. */
 class CacheabilityTest {
@@ -19,12 +19,12 @@ class CacheabilityTest {
   private static final Set<Integer> STATUSES = CachePolicy.DEFAULT_STATUSES;
   private static final Duration HOUR = Duration.ofHours(1);
 
-  private static Captured response(int status, String... headers) {
+  private static CapturedResponse response(int status, String... headers) {
     List<Header> list = new ArrayList<>();
     for (int i = 0; i < headers.length; i += 2) {
       list.add(new Header(headers[i], headers[i + 1]));
     }
-    return new Captured(status, list, List.of(), new byte[0], null, false, false, false);
+    return new CapturedResponse(status, list, List.of(), new byte[0], null, false, false, false);
   }
 
   private static String refusal(String... headers) {

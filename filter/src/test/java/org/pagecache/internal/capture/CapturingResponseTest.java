@@ -24,7 +24,7 @@ import org.eclipse.jetty.server.Server;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.pagecache.internal.store.CachedPage.Header;
+import org.pagecache.internal.store.StoredPage.Header;
 
 /**
  * {@link CapturingResponse} around a real Jetty 12 response, through Jetty's {@code LocalConnector}
@@ -45,7 +45,7 @@ class CapturingResponseTest {
   /** One request: what was captured, and the raw response the client received. */
   static final class Exchange {
     final Handler handler;
-    Captured captured;
+    CapturedResponse captured;
     HttpTester.Response sent;
     Throwable failure;
 
@@ -128,7 +128,7 @@ class CapturingResponseTest {
       assertEquals(List.of("Accept", "Cookie"), List.copyOf(r.getHeaders("vary")));
       assertEquals("text/html;charset=UTF-8", r.getHeader("Content-Type"));
     });
-    Captured c = ex.captured;
+    CapturedResponse c = ex.captured;
     assertEquals(404, c.status());
     assertEquals("1", c.header("X-Handler"));
     assertEquals(List.of("Accept", "Cookie"), c.headerValues("Vary"));
@@ -180,7 +180,7 @@ class CapturingResponseTest {
       assertThrows(IllegalStateException.class, r::resetBuffer);
       assertThrows(IllegalStateException.class, () -> r.sendError(500));
     });
-    Captured c = ex.captured;
+    CapturedResponse c = ex.captured;
     assertEquals(503, c.status());
     assertEquals("down", c.errorMessage());
     assertEquals(0, c.body().length);
@@ -228,7 +228,7 @@ class CapturingResponseTest {
       r.resetBuffer();
       r.getWriter().print("third");
     });
-    Captured c = ex.captured;
+    CapturedResponse c = ex.captured;
     assertEquals(200, c.status());
     assertNull(c.header("X-Gone"));
     assertEquals("kept", c.header("X-Handler"));

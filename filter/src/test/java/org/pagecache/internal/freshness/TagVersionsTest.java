@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.internal.freshness.Freshness.State;
 import org.pagecache.store.Namespace;
-import org.pagecache.internal.store.CachedPage;
-import org.pagecache.internal.store.CachedPage.TagVersion;
+import org.pagecache.internal.store.StoredPage;
+import org.pagecache.internal.store.StoredPage.TagVersion;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.testing.MemcachedExtension;
 import org.pagecache.testing.MutableClock;
@@ -54,7 +54,7 @@ class TagVersionsTest {
 
   /** How a page that recorded {@code recorded} is judged now, by the builder's JVM. */
   private State judged(long recorded) {
-    CachedPage page = new CachedPage(200, List.of(), new byte[0], false, "e", builderClock.millis(),
+    StoredPage page = new StoredPage(200, List.of(), new byte[0], false, "e", builderClock.millis(),
         builderClock.millis() + 60_000, 10, 0, List.of(new TagVersion(TAG, recorded)), List.of(), false,
         List.of(), null);
     return Freshness.classify(page, builderClock.millis(), 0, builder.current(List.of(TAG)), 0, 0.5).state();

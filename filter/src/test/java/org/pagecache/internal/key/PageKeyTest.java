@@ -1,5 +1,6 @@
 package org.pagecache.internal.key;
 
+import org.pagecache.internal.text.KeyParts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -15,19 +15,19 @@ import java.util.List;
 import java.util.Random;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
-import org.pagecache.internal.store.CachedPage.Header;
-import org.pagecache.internal.store.CachedPage.TagVersion;
+import org.pagecache.internal.store.StoredPage.Header;
+import org.pagecache.internal.store.StoredPage.TagVersion;
 import org.pagecache.testing.MutableClock;
 
 class PageCodecTest {
   private final PageCodec codec = new PageCodec();
 
-  static CachedPage sample() {
+  static StoredPage sample() {
     return sample("<html>héllo</html>".getBytes(StandardCharsets.UTF_8), false);
   }
 
-  static CachedPage sample(byte[] body, boolean gzipped) {
-    return new CachedPage(200, List.of(new Header("Content-Type", "text/html;charset=UTF-8"), new Header("X-A", "b")),
+  static StoredPage sample(byte[] body, boolean gzipped) {
+    return new StoredPage(200, List.of(new Header("Content-Type", "text/html;charset=UTF-8"), new Header("X-A", "b")),
         body, gzipped, "etag123", 10, 20, 3, 4,
         List.of(new TagVersion("article:1", 99)), List.of("article:1"), true,
         List.of(new Header("accept-language", "de")), null);
@@ -45,8 +45,8 @@ class PageCodecTest {
 
   @Test
   void roundTripsEveryField() {
-    CachedPage p = sample();
-    CachedPage back = codec.decode("k", codec.encode(p));
+    StoredPage p = sample();
+    StoredPage back = codec.decode("k", codec.encode(p));
     assertEquals(p.status(), back.status());
     assertEquals(p.headers(), back.headers());
     assertArrayEquals(p.body(), back.body());
@@ -61,16 +61,16 @@ class PageCodecTest {
     assertEquals(p.placeholders(), back.placeholders());
     assertEquals(p.vary(), back.vary());
     assertNull(back.uncacheableReason());
-    assertEquals("set-cookie", codec.decode("k", codec.encode(CachedPage.uncacheable("set-cookie", 1, 2))).uncacheableReason());
+    assertEquals("set-cookie", codec.decode("k", codec.encode(StoredPage.uncacheable("set-cookie", 1, 2))).uncacheableReason());
   }
 
   @Test
   void roundTripsTheGzippedFlagBothWays() {
     byte[] html = "<html>héllo</html>".getBytes(StandardCharsets.UTF_8);
-    CachedPage gzipped = codec.decode("k", codec.encode(sample(gzip(html), true)));
+    StoredPage gzipped = codec.decode("k", codec.encode(sample(gzip(html), true)));
     assertTrue(gzipped.gzipped(), "a gzip body stays marked gzip, or it would be sent as identity");
     assertArrayEquals(gzip(html), gzipped.body());
-    CachedPage identity = codec.decode("k", codec.encode(sample(html, false)));
+    StoredPage identity = codec.decode("k", codec.encode(sample(html, false)));
     assertFalse(identity.gzipped(), "an identity body stays identity, or it would be sent as gzip");
     assertArrayEquals(html, identity.body());
   }

@@ -1,0 +1,84 @@
+package org.pagecache;
+
+import java.time.Clock;
+import java.time.Duration;
+import org.pagecache.counters.CountSink;
+import org.pagecache.counters.CountSource;
+import org.pagecache.counters.Counters;
+import org.pagecache.internal.counters.VisitorId;
+import org.pagecache.internal.freshness.RebuildLock;
+import org.pagecache.internal.freshness.TagVersions;
+import org.pagecache.internal.freshness.UpdateTokens;
+import org.pagecache.internal.key.IgnoredCookies;
+import org.pagecache.internal.key.PageKeys;
+import org.pagecache.internal.near.NearCache;
+import org.pagecache.internal.near.WaitingList;
+import org.pagecache.internal.stats.StatsRecorder;
+import org.pagecache.internal.store.GuardedStore;
+import org.pagecache.internal.store.PageCodec;
+import org.pagecache.store.Store;
+
+/**
+ * The parts of one page cache and the settings the request path reads, made once from the
+ * configuration: {@link PageCache} is the public face over them, and the request path
+ * ({@link PageFlow} and its parts) receives them instead of reaching through the face.
+ */
+final class Engine {
+  final Clock clock;
+  /** The store behind the one circuit breaker. */
+  final GuardedStore store;
+  final PageCodec codec = new PageCodec();
+  final PageKeys keys;
+  final UpdateTokens tokens;
+  final TagVersions tags;
+  final RebuildLock lock;
+  /** Records what the cache did for each request; {@link PageCache#stats()} hands out snapshots of it. */
+  final StatsRecorder recorder = new StatsRecorder();
+  final Policies policies;
+  final Counters counters;
+  /** Pages this JVM served recently ({@code near.size}, {@code near.trust}); a no-op when off. */
+  final NearCache near;
+  /** Requests of this JVM waiting together for a page nothing has built yet. */
+  final WaitingList waiting = new WaitingList();
+  final LiveCounts live;
+  /** How visitors are told apart for the online count; null when {@code online=off}. */
+  final VisitorId visitors;
+
+  // the settings the request path reads
+  /** The name of the X-Cache header ({@code header}). */
+  final String cacheHeader;
+  final int maxEntrySize;
+  final Duration lockWait;
+  final Duration uncacheableTtl;
+  final Duration replicaLag;
+  final IgnoredCookies ignoredCookies;
+
+  /** @param store the store to guard: the configured one, or the one made from the server list */
+  Engine(PageCacheConfig config, Store store) {
+    this.clock = config.clock;
+    this.store = new GuardedStore(store, clock, config.retryInterval.toMillis());
+    this.keys = new PageKeys(config.namespace);
+    this.tokens = new UpdateTokens(this.store, config.namespace, clock);
+    this.tags = new TagVersions(this.store, config.namespace, clock, config.tagCache.toMillis());
+    this.lock = new RebuildLock(this.store, config.namespace, (int) Math.max(1, config.lockTtl.toSeconds()));
+    this.policies = config.policies;
+    this.counters = Counters.builder(this.store, config.namespace).settings(config.counters).clock(clock)
+        .source(config.countSource != null ? config.countSource : CountSource.ZERO)
+        .sink(config.countSink != null ? config.countSink : CountSink.NONE)
+        .countOnline(!config.online.equals("off"))
+        .build();
+    this.live = new LiveCounts(counters);
+    this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8);
+    this.visitors = switch (config.online) {
+      case "off" -> null;
+      case "on" -> VisitorId.sessionOrAddress();
+      default -> VisitorId.withCookie(config.online.substring("cookie:".length()));
+    };
+    this.cacheHeader = config.header;
+    this.maxEntrySize = config.maxEntrySize;
+    this.lockWait = config.lockWait;
+    this.uncacheableTtl = config.uncacheableTtl;
+    this.replicaLag = config.replicaLag;
+    this.ignoredCookies = config.ignoredCookies;
+  }
+}

@@ -1,0 +1,138 @@
+package org.pagecache;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.pagecache.internal.freshness.Freshness.Decision;
+import org.pagecache.internal.freshness.Freshness;
+import org.pagecache.internal.key.PageKeys;
+import org.pagecache.internal.near.NearCache;
+import org.pagecache.internal.near.WaitingList;
+import org.pagecache.internal.store.StoredPage.Header;
+import org.pagecache.internal.store.StoredPage.TagVersion;
+import org.pagecache.internal.store.StoredPage;
+
+/**
+ * Finds the page for a request and classifies it ({@link Freshness}): from this JVM's near cache,
+ * from another request of this JVM that built it meanwhile, or from memcached in one round trip
+ * (the handler's token and the page together).
+ */
+final class Lookup {
+  /** Request attribute: the near cache entry this request is served from. */
+  static final String NEAR_ENTRY = "org.pagecache.internal.near.entry";
+  /** Request attribute: this request waited lock.wait in the JVM for another's build already. */
+  static final String WAITED_IN_JVM = "org.pagecache.internal.near.waited";
+
+  private final Engine engine;
+
+  Lookup(Engine engine) {
+    this.engine = engine;
+  }
+
+  /**
+   * The page for this request: from this JVM's near cache, from another request of this JVM that
+   * is building it ({@code mayWait}), or from memcached. The holder of a rebuild lock never waits
+   * in the JVM: the requests waiting there wait for it.
+   */
+  Found find(PageRequest p, boolean mayWait) {
+    List<String> varyNames = engine.keys.varyHeaders(p.handler(), p.policy().vary());
+    String key = pageKey(p, varyNames);
+    Found known = nearOrWaited(p, key, mayWait); // this JVM's memory, or another request of it building the page
+    if (known != null) {
+      return known;
+    }
+    long askedAt = engine.clock.millis();
+    String tokenKey = engine.tokens.key(p.handler());
+    Map<String, byte[]> got = engine.store.getMulti(List.of(tokenKey, key));
+    long token = engine.tokens.effective(p.handler(), got.get(tokenKey));
+    StoredPage page = engine.codec.decode(key, got.get(key));
+    if (page != null && !page.vary().isEmpty()) {
+      // The response varied on headers this JVM did not key on yet: learn them, look again.
+      if (engine.keys.learnVary(p.handler(), page.vary().stream().map(Header::name).toList())) {
+        String keyed = pageKey(p, engine.keys.varyHeaders(p.handler(), p.policy().vary()));
+        if (!keyed.equals(key)) {
+          key = keyed;
+          page = engine.codec.decode(key, engine.store.get(key));
+        }
+      }
+      if (page != null && !varyMatches(page, p.req())) {
+        page = null;
+      }
+    }
+    Map<String, Long> versions = Map.of();
+    if (page != null && !page.tags().isEmpty()) {
+      versions = engine.tags.current(page.tags().stream().map(TagVersion::tag).toList());
+    }
+    Decision decision = Freshness.classify(page, engine.clock.millis(), token, versions,
+        p.policy().earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
+    if (decision.state() == Freshness.State.FRESH) {
+      engine.near.remember(key, p.handler(), page, askedAt);
+    }
+    return new Found(key, page, token, decision, versions);
+  }
+
+  /** The page's key: its URL, the headers the handler varies on, and the request's own key parts. */
+  String pageKey(PageRequest p, List<String> varyNames) {
+    return engine.keys.forRequest(p.req(), p.handler(), varyNames, p.parts().keyParts());
+  }
+
+  static boolean varyMatches(StoredPage page, HttpServletRequest req) {
+    for (Header h : page.vary()) {
+      if (!h.value().equals(PageKeys.headerValue(req, h.name()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A FRESH page this JVM holds (trusted for near.trust since memcached last confirmed it, and
+   * judged against the token and tag versions this JVM knows), or the page another request of this
+   * JVM was building while this one waited for it; null to ask memcached.
+   */
+  private Found nearOrWaited(PageRequest p, String key, boolean mayWait) {
+    NearCache.Entry entry = engine.near.trusted(key);
+    if (entry != null) {
+      Found f = judged(p, key, entry.page());
+      if (f != null && f.decision().state() == Freshness.State.FRESH) {
+        engine.near.counted(true);
+        p.req().setAttribute(NEAR_ENTRY, entry);
+        return f;
+      }
+      engine.near.drop(key); // refreshed, invalidated or expired: memcached decides, and is remembered again
+    }
+    engine.near.counted(false);
+    if (!mayWait) {
+      return null;
+    }
+    WaitingList.Wait w = engine.waiting.awaitOthers(key, engine.lockWait, p.stats()::lockWaited);
+    if (w.timedOut()) {
+      p.req().setAttribute(WAITED_IN_JVM, Boolean.TRUE);
+      return null;
+    }
+    if (w.page() == null) {
+      return null;
+    }
+    if (w.page().isUncacheableMarker()) {
+      // the token this JVM knows: a hit-for-miss build of it must not be stale at once
+      return new Found(key, w.page(), engine.tokens.remembered(p.handler()), Freshness.classify(null, 0, 0, Map.of(), 0, 1),
+          Map.of());
+    }
+    Found f = judged(p, key, w.page());
+    return f != null && f.decision().state() == Freshness.State.FRESH ? f : null;
+  }
+
+  /** A page held in this JVM, classified with this JVM's knowledge; null when it is not this request's variant. */
+  private Found judged(PageRequest p, String key, StoredPage page) {
+    if (!varyMatches(page, p.req())) {
+      return null;
+    }
+    long token = engine.tokens.remembered(p.handler());
+    Map<String, Long> versions = page.tags().isEmpty() ? Map.of()
+        : engine.tags.current(page.tags().stream().map(TagVersion::tag).toList());
+    Decision decision = Freshness.classify(page, engine.clock.millis(), token, versions,
+        p.policy().earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
+    return new Found(key, page, token, decision, versions);
+  }
+}

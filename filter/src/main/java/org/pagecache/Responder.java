@@ -1,0 +1,120 @@
+package org.pagecache;
+
+import jakarta.servlet.ServletException;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.pagecache.internal.capture.CacheStatus;
+import org.pagecache.internal.capture.WatchedRequest;
+import org.pagecache.internal.capture.CapturedResponse;
+import org.pagecache.internal.capture.CapturingResponse;
+import org.pagecache.internal.capture.PageSender.Label;
+import org.pagecache.internal.capture.PageSender;
+import org.pagecache.internal.capture.TagsHeaderHidden;
+import org.pagecache.internal.counters.Placeholders;
+import org.pagecache.internal.near.NearCache;
+import org.pagecache.internal.stats.Event;
+import org.pagecache.internal.store.StoredPage;
+
+/**
+ * Sends the answer: a stored page, a captured response that is not stored, or the handler's own
+ * response past the cache; each with its live counters filled in and its {@link CacheStatus}
+ * rendered once.
+ */
+final class Responder {
+  private final Engine engine;
+
+  Responder(Engine engine) {
+    this.engine = engine;
+  }
+
+  /**
+   * Serves a stored page, counting its views and filling its counters in: live even on a hit.
+   * {@code event} is null when the request's event was traced already (a miss, at its lookup).
+   */
+  void serve(PageRequest p, StoredPage page, Event event, CacheStatus status) throws IOException {
+    if (event != null) {
+      p.stats().record(event);
+    }
+    Map<String, Long> counts = p.isHead() || page.viewKeys().isEmpty() ? Map.of() : engine.live.count(page.viewKeys());
+    byte[] rendered = page.placeholders() ? engine.live.render(page.body(), counts, status.xCache()) : null;
+    PageSender.send(p.req(), p.res(), page, engine.clock.millis(), label(status),
+        rendered, engine.near.identityBody((NearCache.Entry) p.req().getAttribute(Lookup.NEAR_ENTRY), page),
+        engine.maxEntrySize * 8);
+  }
+
+  /** Sends a response that was captured but not stored, with its counters live too. */
+  void replay(PageRequest p, CapturedResponse c, CacheStatus status) throws IOException {
+    List<String> declared = LiveCounts.declared(p.req());
+    Map<String, Long> counts = p.isHead() || declared.isEmpty() ? Map.of() : engine.live.count(declared);
+    CapturedResponse out = Placeholders.contains(c.body()) ? c.withBody(engine.live.render(c.body(), counts, status.xCache())) : c;
+    PageSender.replay(p.req(), p.res(), out, label(status));
+  }
+
+  /** The status rendered once, for the X-Cache header (under its configured name) and Cache-Status. */
+  Label label(CacheStatus status) {
+    return new Label(engine.cacheHeader, status.xCache(), status.render());
+  }
+
+  /**
+   * Runs the handler without the engine. A GET is still captured (never stored) so its counter
+   * placeholders are filled in and its declared views counted, durably even while memcached is
+   * down; bodies past max.entry.size and async responses stream straight through as usual. HEAD
+   * goes straight through: the container's HEAD handling computes the length itself.
+   */
+  void bypass(PageRequest p, String reason) throws IOException, ServletException {
+    p.stats().bypass(reason);
+    CacheStatus status = CacheStatus.bypass(reason);
+    Label label = label(status);
+    if (p.isHead()) {
+      label.apply(p.res());
+      WatchedRequest watched = WatchedRequest.watching(p.req());
+      p.chain().doFilter(watched, new TagsHeaderHidden(p.res()));
+      recordCookieBypass(p, watched);
+      return;
+    }
+    CapturingResponse capture = newCapture(p);
+    capture.onPassThrough(label::apply);
+    WatchedRequest watched = WatchedRequest.asSent(p.req(), capture);
+    p.chain().doFilter(watched, capture);
+    recordCookieBypass(p, watched);
+    CapturedResponse c = capture.finish();
+    if (c.passedThrough()) {
+      engine.live.count(LiveCounts.declared(p.req()));
+      return;
+    }
+    replay(p, c, status);
+  }
+
+  /** The evidence an operator opens the cache up with: which cookies bypassed, and whether the handler read one. */
+  private static void recordCookieBypass(PageRequest p, WatchedRequest watched) {
+    if (!p.parts().cookies().isEmpty()) {
+      p.stats().cookieBypass(p.parts().cookies(), watched.reads().readCookies());
+    }
+  }
+
+  CapturingResponse newCapture(PageRequest p) {
+    return new CapturingResponse(p.res(), engine.maxEntrySize, p.req().getServletContext().getResponseCharacterEncoding());
+  }
+
+
+  long ttlLeft(StoredPage page) {
+    return (page.freshUntilMillis() - engine.clock.millis()) / 1000;
+  }
+
+  void answer(PageRequest p, Built b) throws IOException, ServletException {
+    if (b.failure() instanceof IOException e) {
+      throw e;
+    } else if (b.failure() instanceof ServletException e) {
+      throw e;
+    } else if (b.failure() instanceof RuntimeException e) {
+      throw e;
+    } else if (b.failure() != null) {
+      throw new ServletException(b.failure());
+    } else if (b.page() != null) {
+      serve(p, b.page(), null, b.status());
+    } else if (b.replay() != null) {
+      replay(p, b.replay(), b.status());
+    } // else the response went to the client as it was written (Built.SENT)
+  }
+}

@@ -1,0 +1,244 @@
+package org.pagecache.admin;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.function.Supplier;
+import org.pagecache.PageCache;
+import org.pagecache.internal.json.Json;
+import org.pagecache.store.StoreException;
+
+/**
+ * Everything behind {@code org.pagecache.admin.PageCacheAdminServlet}: one request goes through
+ * <pre>
+ *   headers (no-store, ...) → access (role or Bearer token) → route (404/405) → CSRF for
+ *   state changes not made with a Bearer token → the action → HTML, JSON or a redirect
+ * </pre>
+ * Refusals anywhere are {@link HttpError}s, answered as {@code {"error":"..."}} below {@code /api}
+ * and as a page elsewhere. A refresh memcached did not store is a 503, never a success.
+ */
+final class AdminEndpoint {
+  static final String NOT_CONFIGURED = "the PageCacheFilter is not configured in this web application:"
+      + " register org.pagecache.PageCacheFilter (web.xml <filter> and <filter-mapping>) so the admin servlet has a cache to show";
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final String servletName;
+
+  /** @param servletName the admin servlet's own name, left out of the handler list (the filter sees its requests too) */
+  AdminEndpoint(String servletName) {
+    this.servletName = servletName;
+  }
+
+  /** Answers one request; {@code cache} is null when no PageCacheFilter published one. */
+  void handle(PageCache cache, HttpServletRequest req, HttpServletResponse res) throws IOException {
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "no-referrer");
+    res.setHeader("X-Frame-Options", "DENY");
+    if (req.getCharacterEncoding() == null) {
+      req.setCharacterEncoding("UTF-8");
+    }
+    String rawPath = rawPathInfo(req);
+    try {
+      if (cache == null) {
+        throw HttpError.of(503, NOT_CONFIGURED);
+      }
+      Access.Caller caller = Access.check(req, cache.config().adminToken(), cache.config().adminRole());
+      Routes.Route route = Routes.match(req.getMethod(), rawPath);
+      if (route.endpoint().changesState() && !caller.bearer()) {
+        CsrfTokens.check(req);
+      }
+      new Call(cache, req, res, caller).run(route);
+    } catch (HttpError e) {
+      refuse(req, res, Routes.isApi(rawPath), e);
+    }
+  }
+
+  /** One request being answered, with what every action needs. */
+  private final class Call {
+    private final PageCache cache;
+    private final HttpServletRequest req;
+    private final HttpServletResponse res;
+    private final Access.Caller caller;
+
+    Call(PageCache cache, HttpServletRequest req, HttpServletResponse res, Access.Caller caller) {
+      this.cache = cache;
+      this.req = req;
+      this.res = res;
+      this.caller = caller;
+    }
+
+    void run(Routes.Route route) throws IOException {
+      switch (route.endpoint()) {
+        case PAGE -> page(takeFlash(), 200);
+        case STATS -> json(200, StatsJson.stats(Snapshot.of(cache, servletName)));
+        case REFRESH -> json(200, refresh(route.argument()));
+        case INVALIDATE -> json(200, StatsJson.invalidation(invalidate(route.argument())));
+        case EVICT -> json(200, StatsJson.eviction(evict(required("url"))));
+        case FORM_REFRESH -> form(() -> {
+          String name = required("handler");
+          PageCache.Refresh r = perform("refresh of handler '" + name + "'", () -> cache.refreshHandler(name, caller.name()));
+          return Flash.done("Refreshed handler \u201c" + r.handler() + "\u201d: new token " + r.token()
+              + ". Its pages are rebuilt on their next request; the row counts how many so far."
+              + (known(r) ? "" : " Note: this server has not seen this handler yet (a typo?)."), r.handler());
+        });
+        case FORM_INVALIDATE -> form(() -> {
+          PageCache.TagInvalidation t = invalidate(required("tag"));
+          return Flash.done("Refreshed every page tagged \u201c" + t.tag() + "\u201d (tag version " + t.version() + ").", null);
+        });
+        case FORM_EVICT -> form(() -> {
+          PageCache.Eviction ev = evict(required("url"));
+          return Flash.done(ev.existed() ? "Evicted " + ev.url() + " (handler " + ev.handler() + ")."
+              : "No stored page for " + ev.url() + " (handler " + ev.handler() + "): nothing to evict.", ev.handler());
+        });
+      }
+    }
+
+    private String refresh(String name) {
+      PageCache.Refresh r = perform("refresh of handler '" + name + "'", () -> cache.refreshHandler(name, caller.name()));
+      return StatsJson.refresh(r, known(r), caller.name(), cache.config().clock().instant());
+    }
+
+    /** Known to the cache, or the name of a servlet of this application (handlers are servlet names). */
+    private boolean known(PageCache.Refresh r) {
+      return r.known() || req.getServletContext().getServletRegistration(r.handler()) != null;
+    }
+
+    private PageCache.TagInvalidation invalidate(String tag) {
+      return perform("invalidation of tag '" + tag + "'", () -> cache.invalidateTag(tag));
+    }
+
+    private PageCache.Eviction evict(String url) {
+      return perform("eviction of " + url, () -> cache.evict(url));
+    }
+
+    /**
+     * A form action: POST, redirect, GET with the message in the session. When the action fails,
+     * the page is shown at once with the error and its status (nothing to repeat on reload).
+     */
+    private void form(Supplier<Flash> action) throws IOException {
+      Flash done;
+      try {
+        done = action.get();
+      } catch (HttpError e) {
+        page(Flash.failed(e.getMessage()), e.status);
+        return;
+      }
+      HttpSession session = req.getSession(false);
+      if (session == null) {
+        page(done, 200); // a Bearer caller has no session to carry the message
+        return;
+      }
+      session.setAttribute(Flash.SESSION_ATTRIBUTE, done);
+      res.setStatus(HttpServletResponse.SC_SEE_OTHER);
+      res.setHeader("Location", base(req) + "/");
+    }
+
+    private Flash takeFlash() {
+      HttpSession session = req.getSession(false);
+      if (session == null) {
+        return null;
+      }
+      Object flash = session.getAttribute(Flash.SESSION_ATTRIBUTE);
+      session.removeAttribute(Flash.SESSION_ATTRIBUTE);
+      return flash instanceof Flash f ? f : null;
+    }
+
+    private void page(Flash flash, int status) throws IOException {
+      String csrf = caller.bearer() ? null : CsrfTokens.of(req);
+      String nonce = nonce();
+      AdminPage.View view = new AdminPage.View(base(req), caller.name(), csrf, flash, nonce, cache.config().values());
+      html(res, req, status, nonce, AdminPage.render(Snapshot.of(cache, servletName), view));
+    }
+
+    private void json(int status, String body) throws IOException {
+      send(res, req, status, "application/json;charset=UTF-8", body);
+    }
+
+    private String required(String param) {
+      String value = req.getParameter(param);
+      if (value == null || value.isEmpty()) {
+        throw HttpError.of(400, param + ": missing; e.g. " + (param.equals("url")
+            ? "url=https://www.example.com/article/42" : param + "=article"));
+      }
+      return value;
+    }
+  }
+
+  /** Runs a cache operation, turning its failures into the statuses the API documents. */
+  private static <T> T perform(String what, Supplier<T> op) {
+    try {
+      return op.get();
+    } catch (IllegalArgumentException e) {
+      throw HttpError.of(400, e.getMessage());
+    } catch (StoreException e) {
+      throw HttpError.of(503, what + " could not be saved: memcached is unreachable (" + e.getMessage()
+          + "); nothing is refreshed, try again when memcached is back");
+    } catch (IllegalStateException e) {
+      // Versions.raise gave up (compare-and-set lost every round, or interrupted): nothing was written.
+      throw HttpError.of(503, what + " could not be saved (" + e.getMessage() + "); nothing is refreshed, try again");
+    }
+  }
+
+  private static void refuse(HttpServletRequest req, HttpServletResponse res, boolean api, HttpError e) throws IOException {
+    if (e.allow != null) {
+      res.setHeader("Allow", e.allow);
+    }
+    if (e.status == 401) {
+      res.setHeader("WWW-Authenticate", "Bearer realm=\"PageCache admin\"");
+    }
+    if (api) {
+      send(res, req, e.status, "application/json;charset=UTF-8", Json.error(e.getMessage()));
+    } else {
+      String nonce = nonce();
+      html(res, req, e.status, nonce, AdminPage.message(e.status, e.getMessage(), base(req), nonce));
+    }
+  }
+
+  private static void html(HttpServletResponse res, HttpServletRequest req, int status, String nonce, String body)
+      throws IOException {
+    res.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'nonce-" + nonce + "'; script-src 'nonce-"
+        + nonce + "'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    send(res, req, status, "text/html;charset=UTF-8", body);
+  }
+
+  private static void send(HttpServletResponse res, HttpServletRequest req, int status, String type, String body)
+      throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    res.setStatus(status);
+    res.setContentType(type);
+    res.setContentLength(bytes.length);
+    if (!req.getMethod().equals("HEAD")) {
+      res.getOutputStream().write(bytes);
+    }
+  }
+
+  private static String nonce() {
+    byte[] bytes = new byte[16];
+    RANDOM.nextBytes(bytes);
+    return Base64.getEncoder().encodeToString(bytes);
+  }
+
+  /** The servlet's own path, e.g. {@code /shop/cache-admin}: forms, links and redirects start from it. */
+  static String base(HttpServletRequest req) {
+    return req.getContextPath() + req.getServletPath();
+  }
+
+  /**
+   * The path below the servlet's, still percent-encoded (so an encoded slash in a tag stays inside
+   * its segment), without path parameters such as {@code ;jsessionid=}.
+   */
+  static String rawPathInfo(HttpServletRequest req) {
+    String uri = req.getRequestURI().replaceAll(";[^/]*", "");
+    String prefix = base(req);
+    if (uri.startsWith(prefix)) {
+      return uri.substring(prefix.length());
+    }
+    String info = req.getPathInfo(); // a servlet path with encoded characters: fall back to the decoded form
+    return info == null ? "" : info;
+  }
+}

@@ -1,0 +1,153 @@
+package org.pagecache.admin;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.pagecache.CachePolicy;
+import org.pagecache.PageCache.HandlerStats;
+import org.pagecache.PageCache.NearStats;
+import org.pagecache.PageCache.Stats;
+import org.pagecache.PageCache;
+import org.pagecache.internal.freshness.UpdateTokens;
+import org.pagecache.store.Store;
+import org.pagecache.store.StoreException;
+
+/**
+ * Everything the admin page and {@code api/stats} show, read once per request: the HTML and the
+ * JSON render the same values, and rendering never touches memcached.
+ */
+record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> handlers, List<ServerRow> servers,
+    NearStats near) {
+
+  /**
+   * Reads the cache's handlers (configured policies and handlers seen in stats) and asks every
+   * memcached server for its stats.
+   *
+   * @param hidden a handler not to list: the admin servlet's own name (the filter sees it too)
+   */
+  static Snapshot of(PageCache cache, String hidden) {
+    Map<String, HandlerRow> rows = new TreeMap<>();
+    Map<String, String> specs = new TreeMap<>();
+    Set<String> disabled = new HashSet<>();
+    for (CachePolicy p : cache.policies()) {
+      specs.put(p.handler(), p.spec());
+      if (!p.enabled()) {
+        disabled.add(p.handler());
+      }
+    }
+    Stats stats = cache.stats();
+    for (String handler : stats.handlers().keySet()) {
+      specs.putIfAbsent(handler, "");
+    }
+    specs.remove(hidden);
+    Map<String, Long> tokens = storedTokens(cache, specs.keySet());
+    for (Map.Entry<String, String> e : specs.entrySet()) {
+      String name = e.getKey();
+      rows.put(name, HandlerRow.of(stats.handler(name), e.getValue(), !disabled.contains(name),
+          tokens.getOrDefault(name, 0L)));
+    }
+    List<ServerRow> servers = cache.store().serverStats().stream().map(ServerRow::of).toList();
+    return new Snapshot(cache.config().clock().instant(), cache.store().describe(), cache.storeDown(),
+        List.copyOf(rows.values()), servers, cache.nearStats());
+  }
+
+  /**
+   * Every handler's token in memcached (one multi-get): when it was last refreshed, also by
+   * another server or before this one started. Empty when memcached cannot be read.
+   */
+  private static Map<String, Long> storedTokens(PageCache cache, Collection<String> handlers) {
+    try {
+      return UpdateTokens.stored(cache.store(), cache.config().namespace(), handlers);
+    } catch (StoreException e) {
+      return Map.of();
+    }
+  }
+
+  /**
+   * One handler: its policy (and whether it caches at all), this JVM's counters since start, and
+   * its token in memcached ({@code storedToken}, 0 when none: the time of its last refresh, from
+   * whichever server).
+   */
+  record HandlerRow(String name, String policy, long hits, long stale, long misses, long rebuilds,
+      long lockWaits, long bypasses, long storeErrors, double hitRatio, long lastRefreshMillis,
+      String lastRefreshBy, long lastToken, long rebuiltSinceRefresh, String trace, boolean enabled,
+      long storedToken, Map<String, Long> bypassReasons, Map<String, long[]> bypassCookies,
+      Map<String, Long> unkeyedHeaders) {
+
+    static HandlerRow of(HandlerStats s, String policy, boolean enabled, long storedToken) {
+      Map<String, long[]> cookies = new TreeMap<>();
+      s.cookieBypasses().forEach((name, c) -> cookies.put(name, new long[] {c.requests(), c.handlerReadCookies()}));
+      return new HandlerRow(s.handler(), policy, s.hits(), s.stale(), s.misses(), s.rebuilds(),
+          s.lockWaits(), s.bypasses(), s.storeErrors(), s.hitRatio(), s.lastRefreshMillis(),
+          s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh(), s.trace(), enabled, storedToken,
+          s.bypassesByReason(), cookies, s.unkeyedHeaders());
+    }
+
+    /** Whether there is evidence to show: cookies that bypassed, or headers read outside the key. */
+    boolean hasEvidence() {
+      return !bypassCookies.isEmpty() || !unkeyedHeaders.isEmpty();
+    }
+
+    boolean refreshed() {
+      return lastRefreshMillis > 0;
+    }
+
+    /**
+     * Never caches: its policy says {@code enabled=false}, so it has nothing to refresh. (Not
+     * guessed from counters: a handler only signed-in editors have visited on this server has
+     * bypassed every time, yet caches for everyone else and needs its Refresh button.)
+     */
+    boolean neverCached() {
+      return !enabled;
+    }
+
+    /**
+     * Whether memcached holds a newer token than this server's last refresh: the latest refresh
+     * came from another server (or from this one before it restarted).
+     */
+    boolean refreshedElsewhereSince() {
+      return storedToken > (refreshed() ? lastToken : 0);
+    }
+
+    /** Whether any request has been decided by the cache (otherwise the hit ratio means nothing). */
+    boolean counted() {
+      return hits + stale + misses > 0;
+    }
+  }
+
+  /** One memcached server as {@code stats} and {@code stats slabs} describe it; numbers are null when down or absent. */
+  record ServerRow(String address, boolean up, String version, Long uptimeSeconds, Long currItems, Long bytes,
+      Long limitMaxbytes, Long getHits, Long getMisses, Long evictions, Long cmdFlush, List<SlabClass> slabs) {
+
+    static ServerRow of(Store.ServerStats s) {
+      Map<String, String> st = s.stats();
+      return new ServerRow(s.address(), s.up(), st.get("version"), number(st, "uptime"), number(st, "curr_items"),
+          number(st, "bytes"), number(st, "limit_maxbytes"), number(st, "get_hits"), number(st, "get_misses"),
+          number(st, "evictions"), number(st, "cmd_flush"), SlabClass.parse(s.slabs()));
+    }
+
+    /** get_hits / (get_hits + get_misses), null when unknown or no gets yet. */
+    Double getHitRatio() {
+      if (getHits == null || getMisses == null || getHits + getMisses == 0) {
+        return null;
+      }
+      return (double) getHits / (getHits + getMisses);
+    }
+  }
+
+  static Long number(Map<String, String> stats, String name) {
+    String v = stats.get(name);
+    if (v == null) {
+      return null;
+    }
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}

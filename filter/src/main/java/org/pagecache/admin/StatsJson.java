@@ -1,0 +1,139 @@
+package org.pagecache.admin;
+
+import java.time.Instant;
+import java.util.Map;
+import org.pagecache.PageCache.NearStats;
+import org.pagecache.PageCache;
+import org.pagecache.internal.json.Json;
+
+/**
+ * The JSON bodies of the API. Field names are a contract (docs/admin-api.md): add fields, never
+ * rename or remove them.
+ */
+final class StatsJson {
+  private StatsJson() {}
+
+  /** {@code GET api/stats}. */
+  static String stats(Snapshot s) {
+    Json j = new Json().beginObject()
+        .field("time", s.now().toString())
+        .field("store", s.store())
+        .field("storeDown", s.storeDown())
+        .name("handlers").beginArray();
+    for (Snapshot.HandlerRow h : s.handlers()) {
+      handler(j, h);
+    }
+    j.endArray().name("servers").beginArray();
+    for (Snapshot.ServerRow server : s.servers()) {
+      server(j, server);
+    }
+    j.endArray().name("near");
+    near(j, s.near());
+    return j.endObject().toString();
+  }
+
+  private static void handler(Json j, Snapshot.HandlerRow h) {
+    j.beginObject()
+        .field("name", h.name())
+        .field("policy", h.policy())
+        .field("hits", h.hits())
+        .field("stale", h.stale())
+        .field("misses", h.misses())
+        .field("rebuilds", h.rebuilds())
+        .field("lockWaits", h.lockWaits())
+        .field("bypasses", h.bypasses())
+        .field("storeErrors", h.storeErrors())
+        .field("hitRatio", h.counted() ? h.hitRatio() : null)
+        .field("lastRefresh", h.refreshed() ? Instant.ofEpochMilli(h.lastRefreshMillis()).toString() : null)
+        .field("lastRefreshBy", h.refreshed() ? h.lastRefreshBy() : null)
+        .field("lastToken", h.refreshed() ? (Long) h.lastToken() : null)
+        .field("storedToken", h.storedToken() > 0 ? (Long) h.storedToken() : null)
+        .field("rebuiltSinceRefresh", h.rebuiltSinceRefresh())
+        .field("trace", h.trace());
+    counts(j.name("bypassReasons"), h.bypassReasons());
+    j.name("bypassCookies").beginArray();
+    h.bypassCookies().forEach((name, c) -> j.beginObject()
+        .field("name", name)
+        .field("bypasses", c[0])
+        .field("readByHandler", c[1])
+        .endObject());
+    j.endArray();
+    counts(j.name("unkeyedHeaders"), h.unkeyedHeaders());
+    j.endObject();
+  }
+
+  private static void counts(Json j, Map<String, Long> counts) {
+    j.beginObject();
+    counts.forEach(j::field);
+    j.endObject();
+  }
+
+  /** This JVM's near cache (issue 14): what it holds and how often it answered without memcached. */
+  private static void near(Json j, NearStats n) {
+    j.beginObject()
+        .field("enabled", n.enabled())
+        .field("entries", n.entries())
+        .field("bytes", n.bytes())
+        .field("maxBytes", n.maxBytes())
+        .field("trustMillis", n.trustMillis())
+        .field("hits", n.hits())
+        .field("misses", n.misses())
+        .field("hitRatio", n.hitRatio() < 0 ? null : (Double) n.hitRatio())
+        .endObject();
+  }
+
+  private static void server(Json j, Snapshot.ServerRow s) {
+    j.beginObject()
+        .field("address", s.address())
+        .field("up", s.up())
+        .field("version", s.version())
+        .field("uptimeSeconds", s.uptimeSeconds())
+        .field("currItems", s.currItems())
+        .field("bytes", s.bytes())
+        .field("limitMaxbytes", s.limitMaxbytes())
+        .field("getHits", s.getHits())
+        .field("getMisses", s.getMisses())
+        .field("getHitRatio", s.getHitRatio())
+        .field("evictions", s.evictions())
+        .field("cmdFlush", s.cmdFlush())
+        .name("slabs").beginArray();
+    for (SlabClass c : s.slabs()) {
+      j.beginObject()
+          .field("class", c.id())
+          .field("chunkSize", c.chunkSize())
+          .field("chunksPerPage", c.chunksPerPage())
+          .field("totalPages", c.totalPages())
+          .field("totalChunks", c.totalChunks())
+          .field("usedChunks", c.usedChunks())
+          .field("allocatedBytes", c.allocatedBytes())
+          .field("usedBytes", c.usedBytes())
+          .endObject();
+    }
+    j.endArray().endObject();
+  }
+
+  /** {@code POST api/handlers/{name}/refresh}. */
+  static String refresh(PageCache.Refresh r, boolean known, String by, Instant at) {
+    return new Json().beginObject()
+        .field("handler", r.handler())
+        .field("token", r.token())
+        .field("known", known)
+        .field("refreshedBy", by)
+        .field("refreshedAt", at.toString())
+        .endObject().toString();
+  }
+
+  /** {@code POST api/tags/{tag}/invalidate}. */
+  static String invalidation(PageCache.TagInvalidation t) {
+    return new Json().beginObject().field("tag", t.tag()).field("version", t.version()).endObject().toString();
+  }
+
+  /** {@code POST api/evict?url=...}. */
+  static String eviction(PageCache.Eviction e) {
+    return new Json().beginObject()
+        .field("url", e.url())
+        .field("handler", e.handler())
+        .field("existed", e.existed())
+        .endObject().toString();
+  }
+}

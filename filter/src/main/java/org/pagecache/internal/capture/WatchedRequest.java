@@ -1,0 +1,160 @@
+package org.pagecache.internal.capture;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The request as the handler sees it while a page is being built for the cache. It asks for the
+ * full representation every client can share:
+ * <ul>
+ *   <li>HEAD becomes GET, so the stored entry has a body (HEAD is later served from it);
+ *   <li>conditional and range headers are hidden, so the handler answers 200 with the whole body
+ *       rather than a 304 or a 206 that could not be served to others;
+ *   <li>Accept-Encoding is hidden: the filter compresses, the handler writes identity.
+ * </ul>
+ * Starting async hands the response to the container first (see {@link CapturingResponse#passThrough()}).
+ * Every header and cookie read is recorded in {@link #reads()}: what the page depends on.
+ */
+public final class WatchedRequest extends HttpServletRequestWrapper {
+  private static final Set<String> HIDDEN = Set.of("range", "if-range", "if-none-match",
+      "if-modified-since", "if-match", "if-unmodified-since", "accept-encoding");
+
+  private final CapturingResponse capture;
+  private final boolean shared;
+  private final HeaderReads reads = new HeaderReads();
+
+  private WatchedRequest(HttpServletRequest request, CapturingResponse capture, boolean shared) {
+    super(request);
+    this.capture = capture;
+    this.shared = shared;
+  }
+
+  /** For a page being built for the cache: the full representation every client can share. */
+  public static WatchedRequest forSharing(HttpServletRequest request, CapturingResponse capture) {
+    return new WatchedRequest(request, capture, true);
+  }
+
+  /**
+   * For a response captured only to fill in counters before it is sent (a bypass): the request is
+   * left as the client sent it; only going async is intercepted.
+   */
+  public static WatchedRequest asSent(HttpServletRequest request, CapturingResponse capture) {
+    return new WatchedRequest(request, capture, false);
+  }
+
+  /** For a request that is only watched, not captured (a bypassed HEAD): it records what the handler reads. */
+  public static WatchedRequest watching(HttpServletRequest request) {
+    return new WatchedRequest(request, null, false);
+  }
+
+  /** The headers and cookies the handler has read so far. */
+  public HeaderReads reads() {
+    return reads;
+  }
+
+  @Override
+  public String getMethod() {
+    String method = super.getMethod();
+    return shared && "HEAD".equals(method) ? "GET" : method;
+  }
+
+  @Override
+  public String getHeader(String name) {
+    if (hidden(name)) {
+      return null;
+    }
+    reads.header(name);
+    return super.getHeader(name);
+  }
+
+  @Override
+  public Enumeration<String> getHeaders(String name) {
+    if (hidden(name)) {
+      return Collections.emptyEnumeration();
+    }
+    reads.header(name);
+    return super.getHeaders(name);
+  }
+
+  @Override
+  public long getDateHeader(String name) {
+    if (hidden(name)) {
+      return -1;
+    }
+    reads.header(name);
+    return super.getDateHeader(name);
+  }
+
+  @Override
+  public int getIntHeader(String name) {
+    if (hidden(name)) {
+      return -1;
+    }
+    reads.header(name);
+    return super.getIntHeader(name);
+  }
+
+  @Override
+  public Enumeration<String> getHeaderNames() {
+    List<String> names = Collections.list(super.getHeaderNames());
+    names.removeIf(this::hidden);
+    return Collections.enumeration(names);
+  }
+
+  @Override
+  public Cookie[] getCookies() {
+    reads.cookies();
+    return super.getCookies();
+  }
+
+  /** The locale comes from Accept-Language: reading it is reading that header. */
+  @Override
+  public Locale getLocale() {
+    reads.header("Accept-Language");
+    return super.getLocale();
+  }
+
+  @Override
+  public Enumeration<Locale> getLocales() {
+    reads.header("Accept-Language");
+    return super.getLocales();
+  }
+
+  @Override
+  public AsyncContext startAsync() {
+    handOver();
+    return super.startAsync();
+  }
+
+  @Override
+  public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
+    handOver();
+    return super.startAsync(request, response);
+  }
+
+  private void handOver() {
+    if (capture == null) {
+      return;
+    }
+    try {
+      capture.passThrough();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private boolean hidden(String name) {
+    return shared && name != null && HIDDEN.contains(name.toLowerCase(Locale.ROOT));
+  }
+}

@@ -1,0 +1,260 @@
+package org.pagecache.internal.stats;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * This JVM's counters for one handler since start, and the trace of its last events. Recording is
+ * a LongAdder increment, an atomic increment of the trace position and one racy byte store (a
+ * reader may see a letter being overwritten): no lock, no allocation on the hit path.
+ */
+public final class HandlerRecorder {
+  private static final int TRACE_SIZE = 128;
+
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder stale = new LongAdder();
+  private final LongAdder misses = new LongAdder();
+  private final LongAdder rebuilds = new LongAdder();
+  private final LongAdder lockWaits = new LongAdder();
+  private final LongAdder bypasses = new LongAdder();
+  private final LongAdder storeErrors = new LongAdder();
+  /** Pages of this handler rebuilt since its last refresh from this JVM. */
+  private final LongAdder rebuiltSinceRefresh = new LongAdder();
+
+  private final String handler;
+  private final byte[] trace = new byte[TRACE_SIZE];
+  private final AtomicLong traceCount = new AtomicLong();
+  private volatile long lastRefreshMillis;
+  private volatile String lastRefreshBy = "";
+  private volatile long lastToken;
+
+  public HandlerRecorder(String handler) {
+    this(handler, (s, reason) -> { });
+  }
+
+  HandlerRecorder(String handler, BiConsumer<HandlerRecorder, String> onNewBypassReason) {
+    this.handler = handler;
+    this.onNewBypassReason = onNewBypassReason;
+  }
+
+  public String handler() {
+    return handler;
+  }
+
+  /** Records an event in the trace (and, for the counted ones, the counter). */
+  public void record(Event event) {
+    switch (event) {
+      case HIT -> hits.increment();
+      case STALE -> stale.increment();
+      case MISS -> misses.increment();
+      case WRITE -> rebuilds.increment();
+      case BYPASS -> bypasses.increment();
+      case ERROR -> storeErrors.increment();
+      default -> { }
+    }
+    if (event == Event.WRITE && lastRefreshMillis > 0) {
+      rebuiltSinceRefresh.increment();
+    }
+    long n = traceCount.getAndIncrement();
+    trace[(int) (n % TRACE_SIZE)] = (byte) event.letter;
+  }
+
+  public void lockWaited() {
+    lockWaits.increment();
+    long n = traceCount.getAndIncrement();
+    trace[(int) (n % TRACE_SIZE)] = (byte) 'L';
+  }
+
+  public void refreshed(long nowMillis, String by, long token) {
+    lastRefreshMillis = nowMillis;
+    lastRefreshBy = by == null ? "" : by;
+    lastToken = token;
+    rebuiltSinceRefresh.reset();
+  }
+
+  /** The last events, oldest first, e.g. {@code MLWUHHHHSLWUHHH}. */
+  public String trace() {
+    long n = traceCount.get();
+    int len = (int) Math.min(n, TRACE_SIZE);
+    StringBuilder sb = new StringBuilder(len);
+    for (long i = n - len; i < n; i++) {
+      byte b = trace[(int) (i % TRACE_SIZE)];
+      if (b != 0) {
+        sb.append((char) b);
+      }
+    }
+    return sb.toString();
+  }
+
+  /** Fresh pages served from the cache. */
+  public long hits() {
+    return hits.sum();
+  }
+
+  /** Stale pages served while another request rebuilt them. */
+  public long stale() {
+    return stale.sum();
+  }
+
+  /** Requests the cache had no servable page for. */
+  public long misses() {
+    return misses.sum();
+  }
+
+  /** Pages written to memcached. */
+  public long rebuilds() {
+    return rebuilds.sum();
+  }
+
+  /** Requests that waited for another request's build. */
+  public long lockWaits() {
+    return lockWaits.sum();
+  }
+
+  /** GET/HEAD requests that bypassed the cache. */
+  public long bypasses() {
+    return bypasses.sum();
+  }
+
+  /** memcached calls that failed. */
+  public long storeErrors() {
+    return storeErrors.sum();
+  }
+
+  /** Pages of this handler rebuilt since its last refresh from this JVM. */
+  public long rebuiltSinceRefresh() {
+    return rebuiltSinceRefresh.sum();
+  }
+
+  public long lastRefreshMillis() {
+    return lastRefreshMillis;
+  }
+
+  public String lastRefreshBy() {
+    return lastRefreshBy;
+  }
+
+  public long lastToken() {
+    return lastToken;
+  }
+
+  // ---- evidence: what pages depend on (safe by default, docs/safety.md) ----
+
+  /**
+   * Evidence is kept for this many names per handler. Names come from requests, so the maps are
+   * bounded by Caffeine, which keeps the most frequent: junk names an attacker sends once cannot
+   * push out the cookie that bypasses thousands of requests.
+   */
+  static final int MAX_NAMES = 64;
+
+  private final Cache<String, LongAdder[]> cookieBypasses = evidence();
+  private final Cache<String, LongAdder> unkeyedHeaders = evidence();
+
+  private static <V> Cache<String, V> evidence() {
+    return Caffeine.newBuilder().maximumSize(MAX_NAMES).executor(Runnable::run).build();
+  }
+
+  /**
+   * Counts a request that bypassed because of these cookies (names only, never values), and
+   * whether the handler read any cookie while serving it.
+   */
+  public void cookieBypass(List<String> names, boolean handlerReadCookies) {
+    for (String name : names) {
+      LongAdder[] counts = cookieBypasses.get(name, n -> new LongAdder[] {new LongAdder(), new LongAdder()});
+      counts[0].increment();
+      if (handlerReadCookies) {
+        counts[1].increment();
+      }
+    }
+  }
+
+  /**
+   * Counts a build in which the handler read a request header that is not part of the page's key.
+   *
+   * @return true the first time this handler is seen reading it (log it once)
+   */
+  public boolean unkeyedHeaderRead(String name) {
+    boolean first = unkeyedHeaders.asMap().putIfAbsent(name, new LongAdder()) == null;
+    unkeyedHeaders.get(name, n -> new LongAdder()).increment();
+    return first;
+  }
+
+  /** Per cookie name: requests it made bypass, and how many of them the handler read a cookie in. */
+  public Map<String, long[]> cookieBypasses() {
+    cookieBypasses.cleanUp();
+    Map<String, long[]> out = new TreeMap<>();
+    cookieBypasses.asMap().forEach((name, c) -> out.put(name, new long[] {c[0].sum(), c[1].sum()}));
+    return out;
+  }
+
+  /** Bypasses by reason since start, as a sorted snapshot (for the admin page and api/stats). */
+  public Map<String, Long> bypassesByReason() {
+    return sums(bypassReasons);
+  }
+
+  /** Per header name: builds in which the handler read it though it is not part of the key. */
+  public Map<String, Long> unkeyedHeaders() {
+    unkeyedHeaders.cleanUp();
+    return sums(unkeyedHeaders.asMap());
+  }
+
+  private static Map<String, Long> sums(Map<String, LongAdder> map) {
+    Map<String, Long> out = new TreeMap<>();
+    map.forEach((name, c) -> out.put(name, c.sum()));
+    return out;
+  }
+
+  // ---- for metrics (read by org.pagecache.metrics, never by the request path) ----
+
+  /** Distinct bypass reasons kept per handler; more are counted as "other" (reasons come from stored markers too). */
+  static final int MAX_BYPASS_REASONS = 32;
+  private final Map<String, LongAdder> bypassReasons = new ConcurrentHashMap<>();
+  private final LongAdder builds = new LongAdder();
+  private final LongAdder buildNanos = new LongAdder();
+  private final BiConsumer<HandlerRecorder, String> onNewBypassReason;
+
+  /** A bypass, with its reason as Cache-Status shows it ({@code session}, {@code set-cookie}, {@code too-large}...). */
+  public void bypass(String reason) {
+    record(Event.BYPASS);
+    LongAdder n = bypassReasons.get(reason);
+    if (n == null) {
+      String name = bypassReasons.size() < MAX_BYPASS_REASONS ? reason : "other";
+      LongAdder created = new LongAdder();
+      n = bypassReasons.putIfAbsent(name, created);
+      if (n == null) {
+        n = created;
+        onNewBypassReason.accept(this, name);
+      }
+    }
+    n.increment();
+  }
+
+  /** Bypasses by reason since start (a live view: new reasons appear as they happen). */
+  public Map<String, LongAdder> bypassReasons() {
+    return Collections.unmodifiableMap(bypassReasons);
+  }
+
+  /** One run of the handler to build a page (stored or not), and how long it took. */
+  public void built(long nanos) {
+    builds.increment();
+    buildNanos.add(nanos);
+  }
+
+  /** Handler runs that built a page, stored or not. */
+  public long builds() {
+    return builds.sum();
+  }
+
+  /** Total time of those runs, in nanoseconds. */
+  public long buildNanos() {
+    return buildNanos.sum();
+  }
+}

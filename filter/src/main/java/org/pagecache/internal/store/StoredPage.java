@@ -1,0 +1,80 @@
+package org.pagecache.internal.store;
+
+import java.util.List;
+
+/**
+ * One stored page with what decides whether it may still be served. Immutable; stored through
+ * {@link PageCodec}.
+ *
+ * @param status        HTTP status of the captured response
+ * @param headers       response headers to replay (never Set-Cookie, hop-by-hop, Date, Content-Length)
+ * @param body          the body as stored: gzip when {@code gzipped}, else identity
+ * @param gzipped       whether {@code body} is gzip-compressed
+ * @param etag          strong validator of the identity body, without quotes
+ * @param builtAtMillis when the page was built
+ * @param freshUntilMillis soft expiry: after it the page is STALE (memcached keeps it for the grace)
+ * @param buildMillis   how long the build took (for probabilistic early refresh)
+ * @param token         the handler's update token the page was built under
+ * @param tags          tags with the versions this page was built against
+ * @param viewKeys      objects whose view counters are incremented on every serve
+ * @param placeholders  whether the body holds counter placeholders to substitute at serve time
+ * @param vary          request headers outside the policy that the response varied on, with the
+ *                      values this page was built for
+ * @param uncacheableReason non-null for a marker: "the last build of this page was refused, for this reason"
+ * @param mustRevalidate the handler forbade serving the page stale ({@code must-revalidate})
+ * @param refusals      for a marker: how many builds in a row were refused (see {@code HitForMiss})
+ */
+public record StoredPage(
+    int status,
+    List<Header> headers,
+    byte[] body,
+    boolean gzipped,
+    String etag,
+    long builtAtMillis,
+    long freshUntilMillis,
+    long buildMillis,
+    long token,
+    List<TagVersion> tags,
+    List<String> viewKeys,
+    boolean placeholders,
+    List<Header> vary,
+    String uncacheableReason,
+    boolean mustRevalidate,
+    int refusals) {
+
+  public StoredPage {
+    headers = List.copyOf(headers);
+    tags = List.copyOf(tags);
+    viewKeys = List.copyOf(viewKeys);
+    vary = List.copyOf(vary);
+  }
+
+  /** A page as stored before must-revalidate and refusal counts were recorded. */
+  public StoredPage(int status, List<Header> headers, byte[] body, boolean gzipped, String etag,
+      long builtAtMillis, long freshUntilMillis, long buildMillis, long token, List<TagVersion> tags,
+      List<String> viewKeys, boolean placeholders, List<Header> vary, String uncacheableReason) {
+    this(status, headers, body, gzipped, etag, builtAtMillis, freshUntilMillis, buildMillis, token, tags,
+        viewKeys, placeholders, vary, uncacheableReason, false, 0);
+  }
+
+  /** A small entry remembering that a page's first refused build, so nobody waits on its lock. */
+  public static StoredPage uncacheable(String reason, long nowMillis, long untilMillis) {
+    return uncacheable(reason, 1, nowMillis, untilMillis);
+  }
+
+  /** A small entry remembering that the last {@code refusals} builds of a page were refused. */
+  public static StoredPage uncacheable(String reason, int refusals, long nowMillis, long untilMillis) {
+    return new StoredPage(0, List.of(), new byte[0], false, "", nowMillis, untilMillis, 0, 0,
+        List.of(), List.of(), false, List.of(), reason, false, refusals);
+  }
+
+  public boolean isUncacheableMarker() {
+    return uncacheableReason != null;
+  }
+
+  /** One header line. */
+  public record Header(String name, String value) {}
+
+  /** A tag and the version it had when the page was built. */
+  public record TagVersion(String tag, long version) {}
+}
