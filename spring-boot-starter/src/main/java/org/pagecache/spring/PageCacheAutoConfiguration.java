@@ -19,8 +19,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.autoconfigure.security.SecurityProperties;
-import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -45,11 +43,18 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  *       {@code pagecache} endpoint ({@link PageCacheEndpoint}).
  * </ul>
  */
-@AutoConfiguration(after = WebMvcAutoConfiguration.class)
+@AutoConfiguration(afterName = {
+    "org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration", // Spring Boot 3
+    "org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration"}) // Spring Boot 4
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnProperty(name = "pagecache.enabled", havingValue = "true", matchIfMissing = true)
 public class PageCacheAutoConfiguration {
+  /**
+   * Spring Security's default filter order ({@code SecurityProperties.DEFAULT_FILTER_ORDER}, -100 on
+   * every Boot line): a value, because the class moved between Boot 3 and 4.
+   */
+  static final int SECURITY_DEFAULT_FILTER_ORDER = -100;
 
   @Bean
   @ConditionalOnBean(name = "requestMappingHandlerMapping")
@@ -82,7 +87,7 @@ public class PageCacheAutoConfiguration {
     reg.addUrlPatterns("/*");
     reg.setDispatcherTypes(DispatcherType.REQUEST);
     reg.setAsyncSupported(true);
-    int security = env.getProperty("spring.security.filter.order", Integer.class, SecurityProperties.DEFAULT_FILTER_ORDER);
+    int security = env.getProperty("spring.security.filter.order", Integer.class, SECURITY_DEFAULT_FILTER_ORDER);
     reg.setOrder(env.getProperty("pagecache.filter.order", Integer.class, security + 10));
     return reg;
   }

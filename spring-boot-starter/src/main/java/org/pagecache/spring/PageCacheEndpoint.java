@@ -9,6 +9,7 @@ import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
 import org.pagecache.internal.stats.HandlerStats;
 import org.pagecache.store.StoreException;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -27,7 +28,7 @@ import org.springframework.lang.Nullable;
  *       (only its pages are rebuilt), and/or {@code {"tag":"article:42"}}: invalidate a tag.
  * </ul>
  */
-@Endpoint(id = "pagecache")
+@Endpoint(id = "pagecache", defaultAccess = Access.READ_ONLY)
 public class PageCacheEndpoint {
   private final PageCache cache;
 

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -13,8 +11,8 @@ import org.springframework.web.bind.annotation.RestController;
 /** Start-up checks of the annotations, in an application context without a server. */
 class ControllerHandlersTest {
   private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(DispatcherServletAutoConfiguration.class,
-          WebMvcAutoConfiguration.class, PageCacheAutoConfiguration.class));
+      .withConfiguration(AutoConfigurations.of(BootLine.springMvc()))
+      .withConfiguration(AutoConfigurations.of(PageCacheAutoConfiguration.class));
 
   @RestController
   static class TwoPolicies {
