@@ -2,11 +2,13 @@ package org.pagecache.spring;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Method;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.http.server.PathContainer;
@@ -91,6 +93,11 @@ final class ControllerHandlers {
       spec += ", vary=" + String.join("|", a.vary());
     }
     return PolicyText.join(spec, a.spec().trim());
+  }
+
+  /** The handler names of all controller methods, cached or not. */
+  Collection<String> names() {
+    return new TreeSet<>(names.values());
   }
 
   /** Policies of the cached handlers, name to spec (for {@link PolicyText#merge}). */

@@ -60,8 +60,10 @@ public class PageCacheAutoConfiguration {
   @ConditionalOnBean(name = "requestMappingHandlerMapping")
   ControllerHandlers pageCacheControllerHandlers(
       @Qualifier("requestMappingHandlerMapping") RequestMappingHandlerMapping mapping, Environment env) {
-    EnvironmentSettings.checkNames(env);
-    return new ControllerHandlers(mapping, EnvironmentSettings.cacheUnannotated(env));
+    return PageCacheSettingsException.check(() -> {
+      EnvironmentSettings.checkNames(env);
+      return new ControllerHandlers(mapping, EnvironmentSettings.cacheUnannotated(env));
+    });
   }
 
   @Bean(destroyMethod = "close")
@@ -69,8 +71,11 @@ public class PageCacheAutoConfiguration {
   PageCache pageCache(Environment env, ObjectProvider<ControllerHandlers> handlers,
       ObjectProvider<CountSource> source, ObjectProvider<CountSink> sink) {
     ControllerHandlers h = handlers.getIfAvailable();
-    String policies = PolicyText.merge(h != null ? h.policies() : Map.of(), env.getProperty("pagecache.policies"));
-    PageCacheConfig config = EnvironmentSettings.config(env, policies, source.getIfAvailable(), sink.getIfAvailable());
+    PageCacheConfig config = PageCacheSettingsException.check(() -> {
+      EnvironmentSettings.checkNames(env);
+      String policies = PolicyText.merge(h != null ? h.policies() : Map.of(), EnvironmentSettings.value(env, "policies"));
+      return EnvironmentSettings.config(env, policies, source.getIfAvailable(), sink.getIfAvailable());
+    });
     PageCache cache = PageCache.start(config);
     if (h != null) {
       cache.handlersByPath(h::handlerForPath);
@@ -97,8 +102,8 @@ public class PageCacheAutoConfiguration {
   ServletRegistrationBean<PageCacheAdminServlet> pageCacheAdminServlet(Environment env) {
     String path = env.getProperty("pagecache.admin.path", "/cache-admin/*").trim();
     if (!path.startsWith("/")) {
-      throw new IllegalArgumentException("pagecache.admin.path: '" + path
-          + "' is not a URL pattern; use e.g. /cache-admin/*, or none to leave the admin servlet out");
+      throw new PageCacheSettingsException(new IllegalArgumentException("pagecache.admin.path: '" + path
+          + "' is not a URL pattern; use e.g. /cache-admin/*, or none to leave the admin servlet out"));
     }
     ServletRegistrationBean<PageCacheAdminServlet> reg = new ServletRegistrationBean<>(new PageCacheAdminServlet(), path);
     reg.setName("pagecache-admin");
@@ -123,8 +128,9 @@ public class PageCacheAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint
-    PageCacheEndpoint pageCacheEndpoint(PageCache cache) {
-      return new PageCacheEndpoint(cache);
+    PageCacheEndpoint pageCacheEndpoint(PageCache cache, ObjectProvider<ControllerHandlers> handlers) {
+      ControllerHandlers h = handlers.getIfAvailable();
+      return new PageCacheEndpoint(cache, h != null ? h.names() : java.util.List.of());
     }
   }
 }

@@ -58,6 +58,48 @@ class EnvironmentSettingsTest {
   }
 
   @Test
+  void kebabAndCamelCaseNamesAreTheDottedParameter() {
+    StandardEnvironment env = environment(
+        Map.of("pagecache.near-trust", "2s", "pagecache.memcachedOpTimeout", "300ms", "pagecache.max-entry.size", "500k"),
+        Map.of());
+
+    PageCacheConfig config = EnvironmentSettings.config(env, "", null, null);
+
+    assertEquals("2s", config.value("near.trust"));
+    assertEquals("300ms", config.value("memcached.op.timeout"));
+    assertEquals("500k", config.value("max.entry.size"));
+    EnvironmentSettings.checkNames(env); // every spelling is a known name
+  }
+
+  @Test
+  void aListIsJoinedWithTheParametersSeparator() {
+    Map<String, Object> yaml = new HashMap<>();
+    yaml.put("pagecache.cookies.ignore[0]", "_ga");
+    yaml.put("pagecache.cookies.ignore[1]", "consent*");
+    yaml.put("pagecache.policies[0]", "legacy: paths=/legacy/*, ttl=2m");
+    yaml.put("pagecache.policies[1]", "other: paths=/other/*");
+    StandardEnvironment env = environment(yaml, Map.of());
+
+    assertEquals("_ga,consent*", EnvironmentSettings.value(env, "cookies.ignore"));
+    assertEquals("legacy: paths=/legacy/*, ttl=2m; other: paths=/other/*", EnvironmentSettings.value(env, "policies"));
+    EnvironmentSettings.checkNames(env); // list elements are elements of a known name
+  }
+
+  @Test
+  void anEnvironmentVariableStillWinsOverAnotherSpelling() {
+    StandardEnvironment env = environment(Map.of("pagecache.near-trust", "2s"), Map.of("PAGECACHE_NEAR_TRUST", "3s"));
+    assertEquals("3s", EnvironmentSettings.config(env, "", null, null).value("near.trust"));
+  }
+
+  @Test
+  void aMisspeltKebabCaseNameStillFails() {
+    StandardEnvironment env = environment(Map.of("pagecache.near-trusts", "2s"), Map.of());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EnvironmentSettings.checkNames(env));
+    assertTrue(e.getMessage().startsWith("unknown PageCache properties: pagecache.near-trusts (in application.properties)"),
+        e.getMessage());
+  }
+
+  @Test
   void unannotatedIsBypassOrCache() {
     assertEquals(false, EnvironmentSettings.cacheUnannotated(environment(Map.of(), Map.of())));
     assertEquals(true, EnvironmentSettings.cacheUnannotated(environment(Map.of("pagecache.unannotated", "cache"), Map.of())));

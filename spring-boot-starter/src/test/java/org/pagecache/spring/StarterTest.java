@@ -26,7 +26,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * HTTP against real memcached. Each test uses paths of its own.
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"pagecache.namespace=starter-test", "pagecache.policies=beta: ttl=7m"})
+    properties = {"pagecache.namespace=starter-test", "pagecache.policies=beta: ttl=7m",
+        "management.endpoints.web.exposure.include=pagecache", "management.endpoint.pagecache.access=unrestricted"})
 class StarterTest {
   @RegisterExtension
   static MemcachedExtension memcached = MemcachedExtension.nodes(1);
@@ -112,6 +113,39 @@ class StarterTest {
     assertEquals("alpha", eviction.handler());
     assertTrue(eviction.existed());
     assertEquals("MISS", xCache(get("/a/evicted")));
+  }
+
+  @Test
+  void theActuatorRefreshesAKnownHandler() {
+    get("/a/actuator");
+    assertEquals("HIT", xCache(get("/a/actuator")));
+
+    HttpResponse<byte[]> refresh = Http.post(uri("/actuator/pagecache"), "{\"handler\":\"alpha\"}",
+        "Content-Type", "application/json");
+
+    assertEquals(200, refresh.statusCode(), body(refresh));
+    assertEquals("MISS", xCache(get("/a/actuator")));
+  }
+
+  @Test
+  void theActuatorAnswers404ForAnUnknownHandlerAndRefreshesNothing() {
+    get("/a/typo");
+    assertEquals("HIT", xCache(get("/a/typo")));
+
+    HttpResponse<byte[]> refresh = Http.post(uri("/actuator/pagecache"), "{\"handler\":\"alpah\"}",
+        "Content-Type", "application/json");
+
+    assertEquals(404, refresh.statusCode(), body(refresh));
+    assertTrue(body(refresh).contains("no handler named 'alpah'"), body(refresh));
+    assertTrue(body(refresh).contains("alpha"), "the known handlers are listed: " + body(refresh));
+    assertEquals("HIT", xCache(get("/a/typo")));
+  }
+
+  @Test
+  void aControllerMethodWithoutCachedPageIsAKnownHandlerToo() {
+    HttpResponse<byte[]> refresh = Http.post(uri("/actuator/pagecache"), "{\"handler\":\"Pages.plain\"}",
+        "Content-Type", "application/json");
+    assertEquals(200, refresh.statusCode(), body(refresh));
   }
 
   private CachePolicy policy(String handler) {
