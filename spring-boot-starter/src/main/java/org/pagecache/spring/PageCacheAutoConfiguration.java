@@ -25,6 +25,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
@@ -66,14 +68,23 @@ public class PageCacheAutoConfiguration {
     });
   }
 
+  /** The starter's own keys of {@code pagecache.policies} ({@code tags=}, {@code refreshed-by=}). */
+  @Bean
+  PolicyRules pageCachePolicyRules(Environment env) {
+    return PageCacheSettingsException.check(() -> PolicyRules.of(EnvironmentSettings.value(env, "policies")));
+  }
+
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  PageCache pageCache(Environment env, ObjectProvider<ControllerHandlers> handlers,
+  PageCache pageCache(Environment env, ObjectProvider<ControllerHandlers> handlers, PolicyRules rules,
       ObjectProvider<CountSource> source, ObjectProvider<CountSink> sink) {
     ControllerHandlers h = handlers.getIfAvailable();
     PageCacheConfig config = PageCacheSettingsException.check(() -> {
       EnvironmentSettings.checkNames(env);
-      String policies = PolicyText.merge(h != null ? h.policies() : Map.of(), EnvironmentSettings.value(env, "policies"));
+      String policies = PolicyText.merge(h != null ? h.policies() : Map.of(), rules.forFilter());
+      if (h != null) {
+        WriteTargets.check(h, rules, PolicyText.handlers(policies));
+      }
       return EnvironmentSettings.config(env, policies, source.getIfAvailable(), sink.getIfAvailable());
     });
     PageCache cache = PageCache.start(config);
@@ -81,6 +92,21 @@ public class PageCacheAutoConfiguration {
       cache.handlersByPath(h::handlerForPath);
     }
     return cache;
+  }
+
+  /** Tags from {@link CachedPage#tags()} and refreshes after writes ({@link RefreshesPages}, {@code refreshed-by=}). */
+  @Bean
+  @ConditionalOnBean(name = "requestMappingHandlerMapping")
+  WebMvcConfigurer pageCacheTagsAndRefreshes(ObjectProvider<PageCache> cache, ObjectProvider<ControllerHandlers> handlers,
+      PolicyRules rules) {
+    // Providers, not beans: the handler mapping that builds the interceptor list is what ControllerHandlers reads.
+    TagsAndRefreshes interceptor = new TagsAndRefreshes(cache, handlers, rules);
+    return new WebMvcConfigurer() {
+      @Override
+      public void addInterceptors(InterceptorRegistry registry) {
+        registry.addInterceptor(interceptor);
+      }
+    };
   }
 
   @Bean

@@ -2,6 +2,7 @@ package org.pagecache.spring.testapp;
 
 import java.util.concurrent.Callable;
 import org.pagecache.spring.CachedPage;
+import org.pagecache.spring.RefreshesPages;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.security.config.Customizer;
@@ -11,6 +12,8 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** A small Spring MVC application with Spring Security for the starter's tests. */
@@ -55,6 +58,59 @@ public class TestApplication {
     }
   }
 
+  /** Owners and pets, as in Spring PetClinic: pages of one owner, a list, and writes that change them. */
+  @RestController
+  public static class Owners {
+    static final java.util.Map<String, String> NAMES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @GetMapping("/owners/{ownerId}")
+    @CachedPage(handler = "owner", tags = "owner:{ownerId}")
+    public String owner(@PathVariable String ownerId) {
+      return page("owner " + ownerId + " " + NAMES.getOrDefault(ownerId, "?"));
+    }
+
+    @GetMapping("/owners")
+    @CachedPage(handler = "ownerList")
+    public String list() {
+      return page("owners " + new java.util.TreeMap<>(NAMES));
+    }
+
+    /** A write: 200 when renamed, 400 (nothing changed) for an empty name. */
+    @PostMapping("/owners/{ownerId}/rename")
+    @RefreshesPages(tags = "owner:{ownerId}", handlers = "ownerList")
+    public org.springframework.http.ResponseEntity<String> rename(@PathVariable String ownerId, @RequestParam String name) {
+      if (name.isBlank()) {
+        return org.springframework.http.ResponseEntity.badRequest().body("a name is required");
+      }
+      NAMES.put(ownerId, name);
+      return org.springframework.http.ResponseEntity.ok("renamed");
+    }
+
+    /** Cached and tagged by configuration only (pagecache.policies in StarterTest). */
+    @GetMapping("/pets/{petId}")
+    public String pet(@PathVariable String petId) {
+      return page("pet " + petId);
+    }
+
+    @GetMapping("/pets")
+    public String pets() {
+      return page("pets");
+    }
+
+    @PostMapping("/pets/{petId}")
+    public String savePet(@PathVariable String petId) {
+      return "saved";
+    }
+
+    /** One method, two media types: the page follows the negotiated type. */
+    @GetMapping(value = "/negotiated", produces = {"text/html", "application/json"})
+    @CachedPage(handler = "negotiated")
+    public String negotiated(jakarta.servlet.http.HttpServletRequest request) {
+      String accept = String.valueOf(request.getHeader("Accept"));
+      return accept.contains("json") ? "{\"page\":\"" + page("json") + "\"}" : "<p>" + page("html") + "</p>";
+    }
+  }
+
   @RestController
   @CachedPage(ttl = "1m")
   public static class ClassLevel {
@@ -74,7 +130,8 @@ public class TestApplication {
         // store and serve /members to anyone: the ordering test sees the leak itself.
         .headers(headers -> headers.cacheControl(cache -> cache.disable()))
         // Actuator and the admin API are called by scripts with credentials, not from a browser session.
-        .csrf(csrf -> csrf.ignoringRequestMatchers("/cache-admin/**", "/actuator/**"));
+        // (and the tests' writes to owners and pets are sent by a script, not from a form).
+        .csrf(csrf -> csrf.ignoringRequestMatchers("/cache-admin/**", "/actuator/**", "/owners/**", "/pets/**"));
     return http.build();
   }
 
