@@ -75,6 +75,12 @@ public class TestApplication {
       return page("owners " + new java.util.TreeMap<>(NAMES));
     }
 
+    /** The form of the write below: an edit form, not cached unless asked for. */
+    @GetMapping("/owners/{ownerId}/rename")
+    public String renameForm(@PathVariable String ownerId) {
+      return page("rename form " + ownerId + " " + NAMES.getOrDefault(ownerId, "?"));
+    }
+
     /** A write: 200 when renamed, 400 (nothing changed) for an empty name. */
     @PostMapping("/owners/{ownerId}/rename")
     @RefreshesPages(tags = "owner:{ownerId}", handlers = "ownerList")

@@ -13,13 +13,15 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * An application that exposes every endpoint (as Spring PetClinic does) and says nothing about
- * PageCache's: anyone may read it, nobody may write through it (Spring Boot's read-only access).
- * The in-process store is enough here: what is tested is who may refresh.
+ * An application adopted by configuration alone, as Spring PetClinic would be: every endpoint
+ * exposed, every controller method cached ({@code pagecache.unannotated=cache}), nothing said
+ * about PageCache's endpoint. The in-process store is enough here: what is tested is what is
+ * cached and who may refresh.
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"pagecache.namespace=read-only-test", "management.endpoints.web.exposure.include=*"})
-class ReadOnlyEndpointTest {
+    properties = {"pagecache.namespace=adopted-test", "management.endpoints.web.exposure.include=*",
+        "pagecache.unannotated=cache"})
+class AdoptedByConfigurationTest {
   @Value("${local.server.port}")
   int port;
 
@@ -37,6 +39,17 @@ class ReadOnlyEndpointTest {
     assertEquals(405, write.statusCode(), "no write operation is mapped: " + new String(write.body(), StandardCharsets.UTF_8));
     assertEquals("HIT", Http.get(uri("/a/read-only")).headers().firstValue("X-Cache").orElse(""),
         "the handler's page was not refreshed");
+  }
+
+  @Test
+  void anEditFormIsNotCachedWhileOtherUnannotatedPagesAre() {
+    Http.get(uri("/owners/5/rename"));
+    HttpResponse<byte[]> form = Http.get(uri("/owners/5/rename"));
+    assertEquals(200, form.statusCode());
+    assertEquals("BYPASS", form.headers().firstValue("X-Cache").orElse(""), "the form is built for every editor");
+
+    Http.get(uri("/plain"));
+    assertEquals("HIT", Http.get(uri("/plain")).headers().firstValue("X-Cache").orElse(""));
   }
 
   private URI uri(String path) {
