@@ -15,8 +15,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.http.HttpEntity;
 import org.springframework.http.server.PathContainer;
 import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerExecutionChain;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
@@ -87,7 +89,7 @@ final class ControllerHandlers {
       if (form) {
         forms.add(name);
       }
-      String spec = a != null ? spec(a, info) : cacheUnannotated && !form ? negotiation(info, "enabled=true", new String[0]) : null;
+      String spec = a != null ? spec(a, hm, info) : cacheUnannotated && !form ? negotiation(hm, info, "enabled=true", new String[0]) : null;
       if (spec == null) {
         continue;
       }
@@ -112,7 +114,7 @@ final class ControllerHandlers {
     return name.length() <= 64 ? name : name.substring(name.length() - 64);
   }
 
-  private static String spec(CachedPage a, RequestMappingInfo info) {
+  private static String spec(CachedPage a, HandlerMethod hm, RequestMappingInfo info) {
     String spec = "enabled=true";
     if (!a.ttl().isBlank()) {
       spec += ", ttl=" + a.ttl().trim();
@@ -120,23 +122,34 @@ final class ControllerHandlers {
     if (!a.grace().isBlank()) {
       spec += ", grace=" + a.grace().trim();
     }
-    return PolicyText.join(negotiation(info, spec, a.vary()), a.spec().trim());
+    return PolicyText.join(negotiation(hm, info, spec, a.vary()), a.spec().trim());
   }
 
   /**
-   * What Spring MVC's content negotiation means for the page's key. It reads {@code Accept} on
-   * every request; that is evidence of nothing when the method produces one media type, so the
-   * header is declared harmless (no warning, not in the key). A method that declares several
-   * ({@code produces = {"text/html", "application/json"}}) answers differently by {@code Accept}:
-   * it is varied on. Methods of one URL split by {@code produces} are separate handlers already.
+   * What Spring MVC's content negotiation means for the page's key. Spring MVC reads {@code Accept}
+   * on every request; whether the page depends on it is a property of the method. A view (a
+   * template name, a {@code ModelAndView}) renders one type, and so does a method that declares
+   * one {@code produces} type: {@code Accept} is declared harmless (no warning, not in the key). A
+   * method whose return value message converters write ({@code @ResponseBody},
+   * {@code @RestController}, {@code ResponseEntity}) without one declared type, or that declares
+   * several, answers by {@code Accept} (JSON or XML, {@code text/plain} or {@code text/html}): it is
+   * keyed on it. Methods of one URL split by {@code produces} are separate handlers already.
    */
-  private static String negotiation(RequestMappingInfo info, String spec, String[] vary) {
-    boolean negotiates = info.getProducesCondition().getProducibleMediaTypes().size() > 1;
+  private static String negotiation(HandlerMethod hm, RequestMappingInfo info, String spec, String[] vary) {
+    int declared = info.getProducesCondition().getProducibleMediaTypes().size();
+    boolean negotiates = declared > 1 || (declared == 0 && writesBody(hm));
     Set<String> varied = new LinkedHashSet<>(List.of(vary));
     if (negotiates) {
       varied.add("Accept");
     }
     return spec + (varied.isEmpty() ? "" : ", vary=" + String.join("|", varied)) + (negotiates ? "" : ", harmless=accept");
+  }
+
+  /** True when message converters write the return value (their choice follows {@code Accept}). */
+  private static boolean writesBody(HandlerMethod hm) {
+    return hm.hasMethodAnnotation(ResponseBody.class)
+        || AnnotatedElementUtils.hasAnnotation(hm.getBeanType(), ResponseBody.class)
+        || HttpEntity.class.isAssignableFrom(hm.getReturnType().getParameterType());
   }
 
   /** Path patterns a POST, PUT, PATCH or DELETE method maps. */

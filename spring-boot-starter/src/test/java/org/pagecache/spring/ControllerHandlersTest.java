@@ -78,7 +78,7 @@ class ControllerHandlersTest {
   void methodsMayShareAHandlerWithTheSamePolicy() {
     runner.withUserConfiguration(SharedHandler.class).run(context -> {
       assertThat(context).hasNotFailed();
-      assertThat(context.getBean(ControllerHandlers.class).policies()).containsEntry("news", "enabled=true, ttl=1m, harmless=accept");
+      assertThat(context.getBean(ControllerHandlers.class).policies()).containsEntry("news", "enabled=true, ttl=1m, vary=Accept");
     });
   }
 
@@ -87,7 +87,7 @@ class ControllerHandlersTest {
     runner.withUserConfiguration(BadNameFree.class).run(context ->
         assertThat(context.getBean(ControllerHandlers.class).policies()).isEmpty());
     runner.withUserConfiguration(BadNameFree.class).withPropertyValues("pagecache.unannotated=cache").run(context ->
-        assertThat(context.getBean(ControllerHandlers.class).policies()).containsEntry("BadNameFree.plain", "enabled=true, harmless=accept"));
+        assertThat(context.getBean(ControllerHandlers.class).policies()).containsEntry("BadNameFree.plain", "enabled=true, vary=Accept"));
   }
 
   @RestController
@@ -132,12 +132,28 @@ class ControllerHandlersTest {
   }
 
   @Test
-  void aMethodProducingSeveralTypesVariesOnAcceptAndOthersDeclareItHarmless() {
-    runner.withUserConfiguration(Things.class).withPropertyValues("pagecache.unannotated=cache").run(context -> {
+  void methodsAnsweringByAcceptVaryOnItAndViewsDeclareItHarmless() {
+    runner.withUserConfiguration(Things.class, Pages.class).withPropertyValues("pagecache.unannotated=cache").run(context -> {
       ControllerHandlers h = context.getBean(ControllerHandlers.class);
-      assertThat(h.policies().get("thingData")).isEqualTo("enabled=true, vary=Accept");
-      assertThat(h.policies().get("Things.show")).isEqualTo("enabled=true, harmless=accept");
+      assertThat(h.policies().get("thingData")).as("two produces types").isEqualTo("enabled=true, vary=Accept");
+      assertThat(h.policies().get("Things.show")).as("@RestController").isEqualTo("enabled=true, vary=Accept");
+      assertThat(h.policies().get("Pages.view")).as("a view").isEqualTo("enabled=true, harmless=accept");
+      assertThat(h.policies().get("Pages.json")).as("one produces type").isEqualTo("enabled=true, harmless=accept");
     });
+  }
+
+  @org.springframework.stereotype.Controller
+  static class Pages {
+    @GetMapping("/view")
+    String view() {
+      return "view";
+    }
+
+    @GetMapping(value = "/json", produces = "application/json")
+    @org.springframework.web.bind.annotation.ResponseBody
+    String json() {
+      return "{}";
+    }
   }
 
   @RestController

@@ -117,6 +117,33 @@ public class TestApplication {
     }
   }
 
+  /** A page rendered by a view, as a template-based application renders all of its pages. */
+  @org.springframework.stereotype.Controller
+  public static class Views {
+    @GetMapping("/greeting")
+    @CachedPage(handler = "greeting")
+    public String greeting() {
+      return "greetingView"; // resolved by name, through Spring's content-negotiating view resolver
+    }
+  }
+
+  @Bean
+  org.springframework.web.servlet.View greetingView() {
+    return new org.springframework.web.servlet.View() {
+      @Override
+      public String getContentType() {
+        return "text/html";
+      }
+
+      @Override
+      public void render(java.util.Map<String, ?> model, jakarta.servlet.http.HttpServletRequest request,
+          jakarta.servlet.http.HttpServletResponse response) throws java.io.IOException {
+        response.setContentType("text/html;charset=UTF-8");
+        response.getWriter().write("<p>" + page("greeting") + "</p>");
+      }
+    };
+  }
+
   @RestController
   @CachedPage(ttl = "1m")
   public static class ClassLevel {
