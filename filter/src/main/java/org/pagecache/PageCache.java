@@ -261,8 +261,7 @@ public final class PageCache implements AutoCloseable {
 
   /** As {@link #refreshHandler(String)}, recording who asked (shown on the admin page). */
   public Refresh refreshHandler(String handler, String by) {
-    checkName("handler", handler);
-    boolean known = engine.policies.configured(handler) || engine.recorder.seen(handler);
+    boolean known = knowsHandler(handler);
     long token = engine.tokens.refresh(handler);
     engine.near.dropHandler(handler);
     if (known) { // an unknown (perhaps misspelt) name gets no row on the admin page, and stays unknown
@@ -270,6 +269,18 @@ public final class PageCache implements AutoCloseable {
     }
     log.info("pagecache: handler '{}' refreshed by {} (token {})", handler, by, token);
     return new Refresh(handler, token, known);
+  }
+
+  /**
+   * Whether this cache knows the handler: a policy names it, or this server has served its pages.
+   * The admin API and the Spring Boot starter's Actuator endpoint refuse to refresh an unknown
+   * name (most often a typo) instead of writing a token nobody reads.
+   *
+   * @throws IllegalArgumentException for a name {@link #refreshHandler(String)} refuses
+   */
+  public boolean knowsHandler(String handler) {
+    checkName("handler", handler);
+    return engine.policies.configured(handler) || engine.recorder.seen(handler);
   }
 
   /**

@@ -154,6 +154,19 @@ class AdminServletTest {
     assertFalse(r.body().contains("csrf-token"), "no session, no CSRF token");
   }
 
+  @Test
+  void refreshOfAnUnknownHandlerIs404() {
+    site = AdminSite.on(memcached.servers()).noSignIn().start();
+    HttpResponse<String> api = api().post(site.admin("/api/handlers/artcle/refresh"), "Authorization", BEARER);
+    HttpResponse<String> form = api().postForm(site.admin("/refresh"), form("handler", "artcle"), "Authorization", BEARER);
+    HttpResponse<String> known = api().post(site.admin("/api/handlers/home/refresh"), "Authorization", BEARER);
+
+    assertEquals(404, api.statusCode(), api.body());
+    assertTrue(field(api.body(), "error").contains("no handler named 'artcle'"), api.body());
+    assertEquals(404, form.statusCode(), form.body());
+    assertEquals(200, known.statusCode(), "a servlet's name is a known handler: " + known.body());
+  }
+
   // ---- stats ----
 
   @Test
@@ -336,8 +349,8 @@ class AdminServletTest {
 
     HttpResponse<String> json = api().post(site.admin("/api/tags/" + enc(script) + "/invalidate"), "Authorization", BEARER);
     api().post(site.admin("/api/handlers/" + enc("<img src=x onerror=alert(2)>") + "/refresh"), "Authorization", BEARER);
-    editor.postForm(site.admin("/refresh"), form("handler", "<img src=x onerror=alert(3)>", "csrf", editor.csrf()));
-    HttpResponse<String> refreshConfirmation = editor.get(site.admin("/"));
+    HttpResponse<String> refreshConfirmation = // an unknown handler: 404, the page names it
+        editor.postForm(site.admin("/refresh"), form("handler", "<img src=x onerror=alert(3)>", "csrf", editor.csrf()));
     HttpResponse<String> posted = editor.postForm(site.admin("/invalidate"), form("tag", script, "csrf", editor.csrf()));
     HttpResponse<String> page = editor.get(site.admin("/"));
     HttpResponse<String> stats = api().get(site.admin("/api/stats"), "Authorization", BEARER);

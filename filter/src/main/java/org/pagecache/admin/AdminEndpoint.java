@@ -80,11 +80,10 @@ final class AdminEndpoint {
         case INVALIDATE -> json(200, StatsJson.invalidation(invalidate(route.argument())));
         case EVICT -> json(200, StatsJson.eviction(evict(required("url"))));
         case FORM_REFRESH -> form(() -> {
-          String name = required("handler");
+          String name = known(required("handler"));
           PageCache.Refresh r = perform("refresh of handler '" + name + "'", () -> cache.refreshHandler(name, caller.name()));
           return Flash.done("Refreshed handler \u201c" + r.handler() + "\u201d: new token " + r.token()
-              + ". Its pages are rebuilt on their next request; the row counts how many so far."
-              + (known(r) ? "" : " Note: this server has not seen this handler yet (a typo?)."), r.handler());
+              + ". Its pages are rebuilt on their next request; the row counts how many so far.", r.handler());
         });
         case FORM_INVALIDATE -> form(() -> {
           PageCache.TagInvalidation t = invalidate(required("tag"));
@@ -99,13 +98,22 @@ final class AdminEndpoint {
     }
 
     private String refresh(String name) {
+      known(name);
       PageCache.Refresh r = perform("refresh of handler '" + name + "'", () -> cache.refreshHandler(name, caller.name()));
-      return StatsJson.refresh(r, known(r), caller.name(), cache.config().clock().instant());
+      return StatsJson.refresh(r, true, caller.name(), cache.config().clock().instant());
     }
 
-    /** Known to the cache, or the name of a servlet of this application (handlers are servlet names). */
-    private boolean known(PageCache.Refresh r) {
-      return r.known() || req.getServletContext().getServletRegistration(r.handler()) != null;
+    /**
+     * The name, when the cache knows it or a servlet of this application has it (handlers are
+     * servlet names); a 404 otherwise, before anything is written: a script with a typo fails.
+     */
+    private String known(String handler) {
+      boolean knows = perform("refresh of handler '" + handler + "'", () -> cache.knowsHandler(handler)); // 400 for a bad name
+      if (!knows && req.getServletContext().getServletRegistration(handler) == null) {
+        throw HttpError.of(404, "no handler named '" + handler + "': no policy names it, no servlet has that name"
+            + " and this server has not served its pages; see the handlers on the admin page or in api/stats");
+      }
+      return handler;
     }
 
     private PageCache.TagInvalidation invalidate(String tag) {

@@ -14,6 +14,7 @@ import java.lang.annotation.Target;
  *   &#64;CachedPage(handler = "article", ttl = "5m", grace = "30m")
  *   String article(&#64;PathVariable long id, Model model) { ... }
  * </pre>
+ * (import {@code org.pagecache.spring.CachedPage}).
  * The handler name is what a refresh targets ({@code pageCache.refreshHandler("article")} or
  * {@code POST /actuator/pagecache {"handler":"article"}}): only that handler's pages are rebuilt.
  * Without {@code handler} the name is {@code ControllerClass.method}.
@@ -35,6 +36,14 @@ public @interface CachedPage {
 
   /** How long after that a stale page may be served while one request rebuilds it; default {@code pagecache.grace}. */
   String grace() default "";
+
+  /**
+   * Tags of every page of this method, with its URI template variables: {@code "owner:{ownerId}"}
+   * on {@code @GetMapping("/owners/{ownerId}")} tags {@code /owners/7} with {@code owner:7}; a write
+   * with {@link RefreshesPages#tags()} {@code "owner:{ownerId}"} (or {@code invalidateTag}) makes
+   * them stale. Start-up fails for a variable the mapping lacks.
+   */
+  String[] tags() default {};
 
   /** Request headers that make different pages, e.g. {@code Accept-Language}. */
   String[] vary() default {};

@@ -2,15 +2,23 @@ package org.pagecache.spring;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Method;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.http.HttpEntity;
 import org.springframework.http.server.PathContainer;
 import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerExecutionChain;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
@@ -34,17 +42,26 @@ final class ControllerHandlers {
   private final Map<Target, String> names = new HashMap<>();
   private final Map<RequestMappingInfo, String> byInfo = new LinkedHashMap<>();
   private final Map<String, String> policies = new LinkedHashMap<>();
+  /** URI template variables every mapping of a handler has (what its tag templates may use). */
+  private final Map<String, Set<String>> variables = new HashMap<>();
+  /** Handlers named by {@link RefreshesPages#handlers()}, with the method naming them (checked once policies are known). */
+  private final Map<String, String> refreshTargets = new LinkedHashMap<>();
+  /** Unannotated GET methods left out under {@code unannotated=cache}: their URL also takes a write (an edit form). */
+  private final Set<String> forms = new TreeSet<>();
 
   /**
-   * @param cacheUnannotated {@code pagecache.unannotated=cache}: methods without {@link CachedPage} are cached too
+   * @param cacheUnannotated {@code pagecache.unannotated=cache}: methods without {@link CachedPage}
+   *     are cached too, except edit forms (a GET whose path a POST, PUT, PATCH or DELETE method also maps)
    * @throws IllegalArgumentException naming the method, when an annotation is invalid or two
    *     methods give one handler different policies
    */
   ControllerHandlers(RequestMappingHandlerMapping mapping, boolean cacheUnannotated) {
     this.mapping = mapping;
     Map<String, String> declaredBy = new HashMap<>();
+    Set<String> writePaths = writePaths(mapping);
     for (Map.Entry<RequestMappingInfo, HandlerMethod> e : mapping.getHandlerMethods().entrySet()) {
       HandlerMethod hm = e.getValue();
+      RequestMappingInfo info = e.getKey();
       String where = hm.getBeanType().getSimpleName() + "." + hm.getMethod().getName();
       CachedPage a = annotation(hm);
       String name = a != null && !a.handler().isEmpty() ? a.handler() : defaultName(hm);
@@ -53,8 +70,26 @@ final class ControllerHandlers {
             + ": a handler name must be 1 to 64 characters of A-Z a-z 0-9 _ . -");
       }
       names.put(Target.of(hm), name);
-      byInfo.put(e.getKey(), name);
-      String spec = a != null ? spec(a) : cacheUnannotated ? "enabled=true" : null;
+      byInfo.put(info, name);
+      Set<String> vars = variables(info);
+      variables.merge(name, vars, (x, y) -> {
+        Set<String> both = new TreeSet<>(x);
+        both.retainAll(y);
+        return both;
+      });
+      checkTemplates(where, "@CachedPage(tags", a != null ? a.tags() : new String[0], vars);
+      RefreshesPages r = AnnotatedElementUtils.findMergedAnnotation(hm.getMethod(), RefreshesPages.class);
+      if (r != null) {
+        checkTemplates(where, "@RefreshesPages(tags", r.tags(), vars);
+        for (String target : r.handlers()) {
+          refreshTargets.putIfAbsent(target, where);
+        }
+      }
+      boolean form = a == null && cacheUnannotated && isForm(info, writePaths);
+      if (form) {
+        forms.add(name);
+      }
+      String spec = a != null ? spec(a, hm, info) : cacheUnannotated && !form ? negotiation(hm, info, "enabled=true", new String[0]) : null;
       if (spec == null) {
         continue;
       }
@@ -79,7 +114,7 @@ final class ControllerHandlers {
     return name.length() <= 64 ? name : name.substring(name.length() - 64);
   }
 
-  private static String spec(CachedPage a) {
+  private static String spec(CachedPage a, HandlerMethod hm, RequestMappingInfo info) {
     String spec = "enabled=true";
     if (!a.ttl().isBlank()) {
       spec += ", ttl=" + a.ttl().trim();
@@ -87,10 +122,103 @@ final class ControllerHandlers {
     if (!a.grace().isBlank()) {
       spec += ", grace=" + a.grace().trim();
     }
-    if (a.vary().length > 0) {
-      spec += ", vary=" + String.join("|", a.vary());
+    return PolicyText.join(negotiation(hm, info, spec, a.vary()), a.spec().trim());
+  }
+
+  /**
+   * What Spring MVC's content negotiation means for the page's key. Spring MVC reads {@code Accept}
+   * on every request; whether the page depends on it is a property of the method. A view (a
+   * template name, a {@code ModelAndView}) renders one type, and so does a method that declares
+   * one {@code produces} type: {@code Accept} is declared harmless (no warning, not in the key). A
+   * method whose return value message converters write ({@code @ResponseBody},
+   * {@code @RestController}, {@code ResponseEntity}) without one declared type, or that declares
+   * several, answers by {@code Accept} (JSON or XML, {@code text/plain} or {@code text/html}): it is
+   * keyed on it. Methods of one URL split by {@code produces} are separate handlers already.
+   */
+  private static String negotiation(HandlerMethod hm, RequestMappingInfo info, String spec, String[] vary) {
+    int declared = info.getProducesCondition().getProducibleMediaTypes().size();
+    boolean negotiates = declared > 1 || (declared == 0 && writesBody(hm));
+    Set<String> varied = new LinkedHashSet<>(List.of(vary));
+    if (negotiates) {
+      varied.add("Accept");
     }
-    return PolicyText.join(spec, a.spec().trim());
+    return spec + (varied.isEmpty() ? "" : ", vary=" + String.join("|", varied)) + (negotiates ? "" : ", harmless=accept");
+  }
+
+  /** True when message converters write the return value (their choice follows {@code Accept}). */
+  private static boolean writesBody(HandlerMethod hm) {
+    return hm.hasMethodAnnotation(ResponseBody.class)
+        || AnnotatedElementUtils.hasAnnotation(hm.getBeanType(), ResponseBody.class)
+        || HttpEntity.class.isAssignableFrom(hm.getReturnType().getParameterType());
+  }
+
+  /** Path patterns a POST, PUT, PATCH or DELETE method maps. */
+  private static Set<String> writePaths(RequestMappingHandlerMapping mapping) {
+    Set<String> paths = new HashSet<>();
+    for (RequestMappingInfo info : mapping.getHandlerMethods().keySet()) {
+      Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
+      if (methods.stream().anyMatch(m -> m == RequestMethod.POST || m == RequestMethod.PUT
+          || m == RequestMethod.PATCH || m == RequestMethod.DELETE)) {
+        paths.addAll(info.getPatternValues());
+      }
+    }
+    return paths;
+  }
+
+  /** A GET-only mapping of a path a write also maps: the form that write is sent from. */
+  private static boolean isForm(RequestMappingInfo info, Set<String> writePaths) {
+    Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
+    return methods.contains(RequestMethod.GET) && methods.stream().allMatch(m -> m == RequestMethod.GET || m == RequestMethod.HEAD)
+        && info.getPatternValues().stream().anyMatch(writePaths::contains);
+  }
+
+  private static Set<String> variables(RequestMappingInfo info) {
+    Set<String> common = null;
+    for (String pattern : info.getPatternValues()) {
+      Set<String> vars = TagTemplates.variables(pattern);
+      if (common == null) {
+        common = new TreeSet<>(vars);
+      } else {
+        common.retainAll(vars);
+      }
+    }
+    return common == null ? Set.of() : common;
+  }
+
+  private static void checkTemplates(String where, String what, String[] templates, Set<String> vars) {
+    for (String t : templates) {
+      for (String v : TagTemplates.variables(t)) {
+        if (!vars.contains(v)) {
+          throw new IllegalArgumentException(what + " = \"" + t + "\") on " + where + ": its mapping has no URI variable {"
+              + v + "}; the variables are " + vars);
+        }
+      }
+    }
+  }
+
+  /** The handler of a controller method, null for a method no mapping serves. */
+  String nameOf(HandlerMethod hm) {
+    return names.get(Target.of(hm));
+  }
+
+  /** The URI template variables every mapping of the handler has; null for a name no controller method has. */
+  Set<String> variablesOf(String handler) {
+    return variables.get(handler);
+  }
+
+  /** Handlers named by {@link RefreshesPages#handlers()}, each with a method naming it. */
+  Map<String, String> refreshTargets() {
+    return refreshTargets;
+  }
+
+  /** Unannotated GET methods not cached under {@code unannotated=cache} because they are edit forms. */
+  Set<String> forms() {
+    return forms;
+  }
+
+  /** The handler names of all controller methods, cached or not. */
+  Collection<String> names() {
+    return new TreeSet<>(names.values());
   }
 
   /** Policies of the cached handlers, name to spec (for {@link PolicyText#merge}). */

@@ -19,14 +19,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.autoconfigure.security.SecurityProperties;
-import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
@@ -45,32 +45,68 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  *       {@code pagecache} endpoint ({@link PageCacheEndpoint}).
  * </ul>
  */
-@AutoConfiguration(after = WebMvcAutoConfiguration.class)
+@AutoConfiguration(afterName = {
+    "org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration", // Spring Boot 3
+    "org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration"}) // Spring Boot 4
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnProperty(name = "pagecache.enabled", havingValue = "true", matchIfMissing = true)
 public class PageCacheAutoConfiguration {
+  /**
+   * Spring Security's default filter order ({@code SecurityProperties.DEFAULT_FILTER_ORDER}, -100 on
+   * every Boot line): a value, because the class moved between Boot 3 and 4.
+   */
+  static final int SECURITY_DEFAULT_FILTER_ORDER = -100;
 
   @Bean
   @ConditionalOnBean(name = "requestMappingHandlerMapping")
   ControllerHandlers pageCacheControllerHandlers(
       @Qualifier("requestMappingHandlerMapping") RequestMappingHandlerMapping mapping, Environment env) {
-    EnvironmentSettings.checkNames(env);
-    return new ControllerHandlers(mapping, EnvironmentSettings.cacheUnannotated(env));
+    return PageCacheSettingsException.check(() -> {
+      EnvironmentSettings.checkNames(env);
+      return new ControllerHandlers(mapping, EnvironmentSettings.cacheUnannotated(env));
+    });
+  }
+
+  /** The starter's own keys of {@code pagecache.policies} ({@code tags=}, {@code refreshed-by=}). */
+  @Bean
+  PolicyRules pageCachePolicyRules(Environment env) {
+    return PageCacheSettingsException.check(() -> PolicyRules.of(EnvironmentSettings.value(env, "policies")));
   }
 
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  PageCache pageCache(Environment env, ObjectProvider<ControllerHandlers> handlers,
+  PageCache pageCache(Environment env, ObjectProvider<ControllerHandlers> handlers, PolicyRules rules,
       ObjectProvider<CountSource> source, ObjectProvider<CountSink> sink) {
     ControllerHandlers h = handlers.getIfAvailable();
-    String policies = PolicyText.merge(h != null ? h.policies() : Map.of(), env.getProperty("pagecache.policies"));
-    PageCacheConfig config = EnvironmentSettings.config(env, policies, source.getIfAvailable(), sink.getIfAvailable());
+    PageCacheConfig config = PageCacheSettingsException.check(() -> {
+      EnvironmentSettings.checkNames(env);
+      String policies = PolicyText.merge(h != null ? h.policies() : Map.of(), rules.forFilter());
+      if (h != null) {
+        WriteTargets.check(h, rules, PolicyText.handlers(policies));
+      }
+      return EnvironmentSettings.config(env, policies, source.getIfAvailable(), sink.getIfAvailable());
+    });
     PageCache cache = PageCache.start(config);
     if (h != null) {
       cache.handlersByPath(h::handlerForPath);
     }
     return cache;
+  }
+
+  /** Tags from {@link CachedPage#tags()} and refreshes after writes ({@link RefreshesPages}, {@code refreshed-by=}). */
+  @Bean
+  @ConditionalOnBean(name = "requestMappingHandlerMapping")
+  WebMvcConfigurer pageCacheTagsAndRefreshes(ObjectProvider<PageCache> cache, ObjectProvider<ControllerHandlers> handlers,
+      PolicyRules rules) {
+    // Providers, not beans: the handler mapping that builds the interceptor list is what ControllerHandlers reads.
+    TagsAndRefreshes interceptor = new TagsAndRefreshes(cache, handlers, rules);
+    return new WebMvcConfigurer() {
+      @Override
+      public void addInterceptors(InterceptorRegistry registry) {
+        registry.addInterceptor(interceptor);
+      }
+    };
   }
 
   @Bean
@@ -82,7 +118,7 @@ public class PageCacheAutoConfiguration {
     reg.addUrlPatterns("/*");
     reg.setDispatcherTypes(DispatcherType.REQUEST);
     reg.setAsyncSupported(true);
-    int security = env.getProperty("spring.security.filter.order", Integer.class, SecurityProperties.DEFAULT_FILTER_ORDER);
+    int security = env.getProperty("spring.security.filter.order", Integer.class, SECURITY_DEFAULT_FILTER_ORDER);
     reg.setOrder(env.getProperty("pagecache.filter.order", Integer.class, security + 10));
     return reg;
   }
@@ -92,8 +128,8 @@ public class PageCacheAutoConfiguration {
   ServletRegistrationBean<PageCacheAdminServlet> pageCacheAdminServlet(Environment env) {
     String path = env.getProperty("pagecache.admin.path", "/cache-admin/*").trim();
     if (!path.startsWith("/")) {
-      throw new IllegalArgumentException("pagecache.admin.path: '" + path
-          + "' is not a URL pattern; use e.g. /cache-admin/*, or none to leave the admin servlet out");
+      throw new PageCacheSettingsException(new IllegalArgumentException("pagecache.admin.path: '" + path
+          + "' is not a URL pattern; use e.g. /cache-admin/*, or none to leave the admin servlet out"));
     }
     ServletRegistrationBean<PageCacheAdminServlet> reg = new ServletRegistrationBean<>(new PageCacheAdminServlet(), path);
     reg.setName("pagecache-admin");
@@ -118,8 +154,9 @@ public class PageCacheAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint
-    PageCacheEndpoint pageCacheEndpoint(PageCache cache) {
-      return new PageCacheEndpoint(cache);
+    PageCacheEndpoint pageCacheEndpoint(PageCache cache, ObjectProvider<ControllerHandlers> handlers) {
+      ControllerHandlers h = handlers.getIfAvailable();
+      return new PageCacheEndpoint(cache, h != null ? h.names() : java.util.List.of());
     }
   }
 }

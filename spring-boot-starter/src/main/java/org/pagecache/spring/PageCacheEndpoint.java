@@ -1,14 +1,18 @@
 package org.pagecache.spring;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
 import org.pagecache.PageCache.HandlerStats;
 import org.pagecache.store.StoreException;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -19,20 +23,30 @@ import org.springframework.lang.Nullable;
 
 /**
  * The {@code pagecache} Actuator endpoint. Expose it with
- * {@code management.endpoints.web.exposure.include=pagecache} and secure it as the other
- * endpoints (its writes change what every server serves):
+ * {@code management.endpoints.web.exposure.include=pagecache}. It is read-only unless the
+ * application opens its writes with {@code management.endpoint.pagecache.access=unrestricted}
+ * (Spring Boot's convention for endpoints that change state); then secure it as the other
+ * endpoints, since its writes change what every server serves:
  * <ul>
  *   <li>{@code GET /actuator/pagecache}: this JVM's statistics per handler, with the policies;
  *   <li>{@code POST /actuator/pagecache} with {@code {"handler":"article"}}: refresh one handler
  *       (only its pages are rebuilt), and/or {@code {"tag":"article:42"}}: invalidate a tag.
  * </ul>
  */
-@Endpoint(id = "pagecache")
+@Endpoint(id = "pagecache", defaultAccess = Access.READ_ONLY)
 public class PageCacheEndpoint {
   private final PageCache cache;
+  private final Set<String> handlers;
 
+  /** An endpoint that knows the handlers of the cache's policies. */
   public PageCacheEndpoint(PageCache cache) {
+    this(cache, Set.of());
+  }
+
+  /** @param handlers handler names known besides the policies' (the controller methods') */
+  PageCacheEndpoint(PageCache cache, Collection<String> handlers) {
     this.cache = cache;
+    this.handlers = new TreeSet<>(handlers);
   }
 
   /** Statistics of this JVM since start, per handler, and whether memcached is reachable. */
@@ -68,8 +82,9 @@ public class PageCacheEndpoint {
   }
 
   /**
-   * Refreshes a handler and/or invalidates a tag. 400 without either or with an invalid name,
-   * 503 when memcached could not be written (nothing was refreshed).
+   * Refreshes a handler and/or invalidates a tag. 400 without either or with an invalid name, 404
+   * for a handler no policy, controller method or served page names (nothing is written: a deploy
+   * script with a typo fails), 503 when memcached could not be written (nothing was refreshed).
    */
   @WriteOperation
   public WebEndpointResponse<Map<String, Object>> write(@Nullable String handler, @Nullable String tag,
@@ -77,6 +92,12 @@ public class PageCacheEndpoint {
     if (handler == null && tag == null) {
       throw new InvalidEndpointRequestException("give a handler to refresh and/or a tag to invalidate",
           "send {\"handler\":\"<name>\"} and/or {\"tag\":\"<tag>\"}");
+    }
+    if (handler != null && !knows(handler)) {
+      Set<String> known = new TreeSet<>(handlers);
+      cache.policies().forEach(p -> known.add(p.handler()));
+      return new WebEndpointResponse<>(Map.of("error", "no handler named '" + handler + "'; the handlers are "
+          + String.join(", ", known)), WebEndpointResponse.STATUS_NOT_FOUND);
     }
     String by = "actuator" + (security.getPrincipal() != null ? ":" + security.getPrincipal().getName() : "");
     Map<String, Object> out = new LinkedHashMap<>();
@@ -94,5 +115,13 @@ public class PageCacheEndpoint {
       return new WebEndpointResponse<>(out, WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
     }
     return new WebEndpointResponse<>(out);
+  }
+
+  private boolean knows(String handler) {
+    try {
+      return handlers.contains(handler) || cache.knowsHandler(handler);
+    } catch (IllegalArgumentException e) { // not a handler name at all
+      throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage());
+    }
   }
 }

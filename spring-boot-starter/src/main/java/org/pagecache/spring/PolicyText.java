@@ -43,6 +43,18 @@ final class PolicyText {
     return text.append(unreadable).toString();
   }
 
+  /** The handler names of a policies text ({@code default} included). */
+  static java.util.Set<String> handlers(String text) {
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    for (String entry : text.split("[;\\n]")) {
+      int colon = entry.indexOf(':');
+      if (colon > 0) {
+        names.add(entry.substring(0, colon).trim());
+      }
+    }
+    return names;
+  }
+
   static String join(String a, String b) {
     return a.isBlank() ? b : b.isBlank() ? a : a + ", " + b;
   }

@@ -4,13 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.pagecache.PageCacheConfig;
+import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
@@ -57,6 +58,48 @@ class EnvironmentSettingsTest {
   }
 
   @Test
+  void kebabAndCamelCaseNamesAreTheDottedParameter() {
+    StandardEnvironment env = environment(
+        Map.of("pagecache.near-trust", "2s", "pagecache.memcachedOpTimeout", "300ms", "pagecache.max-entry.size", "500k"),
+        Map.of());
+
+    PageCacheConfig config = EnvironmentSettings.config(env, "", null, null);
+
+    assertEquals("2s", config.value("near.trust"));
+    assertEquals("300ms", config.value("memcached.op.timeout"));
+    assertEquals("500k", config.value("max.entry.size"));
+    EnvironmentSettings.checkNames(env); // every spelling is a known name
+  }
+
+  @Test
+  void aListIsJoinedWithTheParametersSeparator() {
+    Map<String, Object> yaml = new HashMap<>();
+    yaml.put("pagecache.cookies.ignore[0]", "_ga");
+    yaml.put("pagecache.cookies.ignore[1]", "consent*");
+    yaml.put("pagecache.policies[0]", "legacy: paths=/legacy/*, ttl=2m");
+    yaml.put("pagecache.policies[1]", "other: paths=/other/*");
+    StandardEnvironment env = environment(yaml, Map.of());
+
+    assertEquals("_ga,consent*", EnvironmentSettings.value(env, "cookies.ignore"));
+    assertEquals("legacy: paths=/legacy/*, ttl=2m; other: paths=/other/*", EnvironmentSettings.value(env, "policies"));
+    EnvironmentSettings.checkNames(env); // list elements are elements of a known name
+  }
+
+  @Test
+  void anEnvironmentVariableStillWinsOverAnotherSpelling() {
+    StandardEnvironment env = environment(Map.of("pagecache.near-trust", "2s"), Map.of("PAGECACHE_NEAR_TRUST", "3s"));
+    assertEquals("3s", EnvironmentSettings.config(env, "", null, null).value("near.trust"));
+  }
+
+  @Test
+  void aMisspeltKebabCaseNameStillFails() {
+    StandardEnvironment env = environment(Map.of("pagecache.near-trusts", "2s"), Map.of());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EnvironmentSettings.checkNames(env));
+    assertTrue(e.getMessage().startsWith("unknown PageCache properties: pagecache.near-trusts (in application.properties)"),
+        e.getMessage());
+  }
+
+  @Test
   void unannotatedIsBypassOrCache() {
     assertEquals(false, EnvironmentSettings.cacheUnannotated(environment(Map.of(), Map.of())));
     assertEquals(true, EnvironmentSettings.cacheUnannotated(environment(Map.of("pagecache.unannotated", "cache"), Map.of())));
@@ -67,20 +110,24 @@ class EnvironmentSettingsTest {
 
   /** The IDE completes what the starter reads: every parameter of the filter, with its default. */
   @Test
+  @SuppressWarnings("unchecked")
   void theConfigurationMetadataDescribesEveryParameter() throws Exception {
-    JsonNode metadata;
+    String text;
     try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
-      metadata = new ObjectMapper().readTree(in);
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-    Map<String, JsonNode> byName = new HashMap<>();
-    metadata.get("properties").forEach(p -> byName.put(p.get("name").asText(), p));
+    // Spring Boot's own parser: Boot 3 and 4 bring different Jackson lines.
+    List<Map<String, Object>> properties = (List<Map<String, Object>>) JsonParserFactory.getJsonParser().parseMap(text).get("properties");
+    Map<String, Map<String, Object>> byName = new HashMap<>();
+    properties.forEach(p -> byName.put((String) p.get("name"), p));
     PageCacheConfig.parameters().forEach((name, defaultValue) -> {
-      JsonNode p = byName.get("pagecache." + name);
+      Map<String, Object> p = byName.get("pagecache." + name);
       assertTrue(p != null, "pagecache." + name + " is missing from the metadata");
-      assertTrue(!p.get("description").asText().isBlank(), name);
-      assertEquals(defaultValue, p.has("defaultValue") ? p.get("defaultValue").asText() : "", name);
+      assertTrue(!String.valueOf(p.get("description")).isBlank(), name);
+      assertEquals(defaultValue, p.containsKey("defaultValue") ? String.valueOf(p.get("defaultValue")) : "", name);
     });
     EnvironmentSettings.STARTER_PROPERTIES.forEach(name ->
         assertTrue(byName.containsKey("pagecache." + name), "pagecache." + name + " is missing from the metadata"));
   }
+
 }

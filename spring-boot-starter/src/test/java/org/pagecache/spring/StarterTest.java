@@ -26,7 +26,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * HTTP against real memcached. Each test uses paths of its own.
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"pagecache.namespace=starter-test", "pagecache.policies=beta: ttl=7m"})
+    properties = {"pagecache.namespace=starter-test", "pagecache.policies=beta: ttl=7m; Owners.pet: tags=pet:{petId}; Owners.pets: refreshed-by=/pets/*",
+        "management.endpoints.web.exposure.include=pagecache", "management.endpoint.pagecache.access=unrestricted"})
 class StarterTest {
   @RegisterExtension
   static MemcachedExtension memcached = MemcachedExtension.nodes(1);
@@ -112,6 +113,133 @@ class StarterTest {
     assertEquals("alpha", eviction.handler());
     assertTrue(eviction.existed());
     assertEquals("MISS", xCache(get("/a/evicted")));
+  }
+
+  @Test
+  void theActuatorRefreshesAKnownHandler() {
+    get("/a/actuator");
+    assertEquals("HIT", xCache(get("/a/actuator")));
+
+    HttpResponse<byte[]> refresh = Http.post(uri("/actuator/pagecache"), "{\"handler\":\"alpha\"}",
+        "Content-Type", "application/json");
+
+    assertEquals(200, refresh.statusCode(), body(refresh));
+    assertEquals("MISS", xCache(get("/a/actuator")));
+  }
+
+  @Test
+  void theActuatorAnswers404ForAnUnknownHandlerAndRefreshesNothing() {
+    get("/a/typo");
+    assertEquals("HIT", xCache(get("/a/typo")));
+
+    HttpResponse<byte[]> refresh = Http.post(uri("/actuator/pagecache"), "{\"handler\":\"alpah\"}",
+        "Content-Type", "application/json");
+
+    assertEquals(404, refresh.statusCode(), body(refresh));
+    assertTrue(body(refresh).contains("no handler named 'alpah'"), body(refresh));
+    assertTrue(body(refresh).contains("alpha"), "the known handlers are listed: " + body(refresh));
+    assertEquals("HIT", xCache(get("/a/typo")));
+  }
+
+  @Test
+  void aControllerMethodWithoutCachedPageIsAKnownHandlerToo() {
+    HttpResponse<byte[]> refresh = Http.post(uri("/actuator/pagecache"), "{\"handler\":\"Pages.plain\"}",
+        "Content-Type", "application/json");
+    assertEquals(200, refresh.statusCode(), body(refresh));
+  }
+
+  @Test
+  void aSuccessfulWriteRefreshesTheTaggedPagesAndTheListItNames() {
+    get("/owners/1");
+    get("/owners/2");
+    get("/owners");
+    assertEquals("HIT", xCache(get("/owners/1")));
+    assertEquals("HIT", xCache(get("/owners")));
+
+    HttpResponse<byte[]> write = Http.post(uri("/owners/1/rename?name=Franklin"), "");
+    assertEquals(200, write.statusCode(), body(write));
+
+    HttpResponse<byte[]> owner = get("/owners/1");
+    assertEquals("MISS", xCache(owner), "tag owner:1 was invalidated");
+    assertTrue(body(owner).startsWith("owner 1 Franklin"), body(owner));
+    HttpResponse<byte[]> list = get("/owners");
+    assertEquals("MISS", xCache(list), "handler ownerList was refreshed");
+    assertTrue(body(list).contains("1=Franklin"), body(list));
+    assertEquals("HIT", xCache(get("/owners/2")), "another owner's page keeps its copy");
+  }
+
+  @Test
+  void aFailedWriteRefreshesNothing() {
+    get("/owners/3");
+    assertEquals("HIT", xCache(get("/owners/3")));
+
+    HttpResponse<byte[]> write = Http.post(uri("/owners/3/rename?name="), "");
+
+    assertEquals(400, write.statusCode());
+    assertEquals("HIT", xCache(get("/owners/3")));
+  }
+
+  @Test
+  void policiesTagPagesAndRefreshHandlersWithoutCode() {
+    get("/pets/7");
+    get("/pets");
+    assertEquals("HIT", xCache(get("/pets/7")));
+    assertEquals("HIT", xCache(get("/pets")));
+
+    pageCache.invalidateTag("pet:7");
+    assertEquals("MISS", xCache(get("/pets/7")), "tags=pet:{petId} tagged the page");
+
+    assertEquals(200, Http.post(uri("/pets/7"), "").statusCode());
+    assertEquals("MISS", xCache(get("/pets")), "refreshed-by=/pets/* refreshed the list after the write");
+  }
+
+  @Test
+  void aRestMethodIsKeyedByAccept() {
+    HttpResponse<byte[]> html = get("/b/accept", "Accept", "text/html");
+    HttpResponse<byte[]> plain = get("/b/accept", "Accept", "text/plain");
+    assertEquals("MISS", xCache(plain), "message converters answer by Accept: another page");
+    assertTrue(html.headers().firstValue("Content-Type").orElse("").startsWith("text/html"));
+    assertTrue(plain.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
+    assertEquals("HIT", xCache(get("/b/accept", "Accept", "text/html")));
+  }
+
+  @Test
+  void aMethodProducingTwoTypesIsKeyedByTheNegotiatedOne() {
+    HttpResponse<byte[]> json = get("/negotiated", "Accept", "application/json");
+    HttpResponse<byte[]> html = get("/negotiated", "Accept", "text/html");
+    assertTrue(body(json).startsWith("{"), body(json));
+    assertTrue(body(html).startsWith("<p>"), "the HTML request is not served the JSON page: " + body(html));
+
+    HttpResponse<byte[]> jsonAgain = get("/negotiated", "Accept", "application/json");
+    HttpResponse<byte[]> htmlAgain = get("/negotiated", "Accept", "text/html");
+    assertEquals("HIT", xCache(jsonAgain));
+    assertEquals(body(json), body(jsonAgain));
+    assertEquals("HIT", xCache(htmlAgain));
+    assertEquals(body(html), body(htmlAgain));
+  }
+
+  @Test
+  void springMvcReadingAcceptForAViewIsNotReportedAsAnUnkeyedRead() {
+    HttpResponse<byte[]> first = get("/greeting", "Accept", "text/html");
+    HttpResponse<byte[]> second = get("/greeting", "Accept", "application/xhtml+xml, */*;q=0.8");
+    assertEquals("HIT", xCache(second), "one page for every Accept");
+    assertEquals(body(first), body(second));
+    HttpResponse<byte[]> stats = Http.get(uri("/cache-admin/api/stats"), "Authorization", basic("editor", "editor-pw"));
+    // (Accept-Language, which the view's locale comes from, may well change the page: it stays evidence.)
+    java.util.Set<String> reads = unkeyedHeaders(body(stats), "greeting");
+    assertTrue(!reads.contains("accept"), "accept is no evidence: " + reads);
+  }
+
+  /** The names of the unkeyed header reads the admin API reports for one handler. */
+  @SuppressWarnings("unchecked")
+  private static java.util.Set<String> unkeyedHeaders(String stats, String handler) {
+    Object handlers = org.springframework.boot.json.JsonParserFactory.getJsonParser().parseMap(stats).get("handlers");
+    for (Object h : (java.util.List<Object>) handlers) {
+      if (handler.equals(((java.util.Map<String, Object>) h).get("name"))) {
+        return ((java.util.Map<String, Object>) ((java.util.Map<String, Object>) h).get("unkeyedHeaders")).keySet();
+      }
+    }
+    throw new AssertionError("no handler " + handler + " in " + stats);
   }
 
   private CachePolicy policy(String handler) {

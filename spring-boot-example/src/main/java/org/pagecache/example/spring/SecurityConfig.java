@@ -1,7 +1,6 @@
 package org.pagecache.example.spring;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.actuate.autoconfigure.security.servlet.EndpointRequest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.Customizer;
@@ -16,18 +15,21 @@ import org.springframework.security.web.SecurityFilterChain;
  * which Spring Security answers from the user's roles. The admin servlet and Actuator are called
  * with HTTP Basic (no browser session to ride on), so Spring's CSRF check is left to the admin
  * servlet's own token for them. Replace the in-memory user by your identity provider.
+ *
+ * <p>Paths rather than {@code EndpointRequest}: that class moved between Spring Boot 3 and 4, and
+ * this example runs on both; with a {@code management.endpoints.web.base-path} of your own, use it here.
  */
 @Configuration
 public class SecurityConfig {
   @Bean
   SecurityFilterChain security(HttpSecurity http) throws Exception {
     http.authorizeHttpRequests(auth -> auth
-            .requestMatchers(EndpointRequest.to("health")).permitAll()
-            .requestMatchers(EndpointRequest.toAnyEndpoint()).hasRole("ops")
+            .requestMatchers("/actuator/health").permitAll()
+            .requestMatchers("/actuator/**").hasRole("ops")
             .requestMatchers("/cache-admin/**").authenticated()
             .anyRequest().permitAll())
         .httpBasic(Customizer.withDefaults())
-        .csrf(csrf -> csrf.ignoringRequestMatchers(EndpointRequest.toAnyEndpoint()).ignoringRequestMatchers("/cache-admin/**"));
+        .csrf(csrf -> csrf.ignoringRequestMatchers("/actuator/**", "/cache-admin/**"));
     return http.build();
   }
 

@@ -2,6 +2,7 @@ package org.pagecache.spring.testapp;
 
 import java.util.concurrent.Callable;
 import org.pagecache.spring.CachedPage;
+import org.pagecache.spring.RefreshesPages;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.security.config.Customizer;
@@ -11,6 +12,8 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** A small Spring MVC application with Spring Security for the starter's tests. */
@@ -55,6 +58,92 @@ public class TestApplication {
     }
   }
 
+  /** Owners and pets, as in Spring PetClinic: pages of one owner, a list, and writes that change them. */
+  @RestController
+  public static class Owners {
+    static final java.util.Map<String, String> NAMES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @GetMapping("/owners/{ownerId}")
+    @CachedPage(handler = "owner", tags = "owner:{ownerId}")
+    public String owner(@PathVariable String ownerId) {
+      return page("owner " + ownerId + " " + NAMES.getOrDefault(ownerId, "?"));
+    }
+
+    @GetMapping("/owners")
+    @CachedPage(handler = "ownerList")
+    public String list() {
+      return page("owners " + new java.util.TreeMap<>(NAMES));
+    }
+
+    /** The form of the write below: an edit form, not cached unless asked for. */
+    @GetMapping("/owners/{ownerId}/rename")
+    public String renameForm(@PathVariable String ownerId) {
+      return page("rename form " + ownerId + " " + NAMES.getOrDefault(ownerId, "?"));
+    }
+
+    /** A write: 200 when renamed, 400 (nothing changed) for an empty name. */
+    @PostMapping("/owners/{ownerId}/rename")
+    @RefreshesPages(tags = "owner:{ownerId}", handlers = "ownerList")
+    public org.springframework.http.ResponseEntity<String> rename(@PathVariable String ownerId, @RequestParam String name) {
+      if (name.isBlank()) {
+        return org.springframework.http.ResponseEntity.badRequest().body("a name is required");
+      }
+      NAMES.put(ownerId, name);
+      return org.springframework.http.ResponseEntity.ok("renamed");
+    }
+
+    /** Cached and tagged by configuration only (pagecache.policies in StarterTest). */
+    @GetMapping("/pets/{petId}")
+    public String pet(@PathVariable String petId) {
+      return page("pet " + petId);
+    }
+
+    @GetMapping("/pets")
+    public String pets() {
+      return page("pets");
+    }
+
+    @PostMapping("/pets/{petId}")
+    public String savePet(@PathVariable String petId) {
+      return "saved";
+    }
+
+    /** One method, two media types: the page follows the negotiated type. */
+    @GetMapping(value = "/negotiated", produces = {"text/html", "application/json"})
+    @CachedPage(handler = "negotiated")
+    public String negotiated(jakarta.servlet.http.HttpServletRequest request) {
+      String accept = String.valueOf(request.getHeader("Accept"));
+      return accept.contains("json") ? "{\"page\":\"" + page("json") + "\"}" : "<p>" + page("html") + "</p>";
+    }
+  }
+
+  /** A page rendered by a view, as a template-based application renders all of its pages. */
+  @org.springframework.stereotype.Controller
+  public static class Views {
+    @GetMapping("/greeting")
+    @CachedPage(handler = "greeting")
+    public String greeting() {
+      return "greetingView"; // resolved by name, through Spring's content-negotiating view resolver
+    }
+  }
+
+  @Bean
+  org.springframework.web.servlet.View greetingView() {
+    return new org.springframework.web.servlet.View() {
+      @Override
+      public String getContentType() {
+        return "text/html";
+      }
+
+      @Override
+      public void render(java.util.Map<String, ?> model, jakarta.servlet.http.HttpServletRequest request,
+          jakarta.servlet.http.HttpServletResponse response) throws java.io.IOException {
+        response.setContentType("text/html;charset=UTF-8");
+        response.getWriter().write("<p>" + page("greeting") + "</p>");
+      }
+    };
+  }
+
   @RestController
   @CachedPage(ttl = "1m")
   public static class ClassLevel {
@@ -73,7 +162,9 @@ public class TestApplication {
         // Without Spring Security's no-store header, a filter placed before the security chain would
         // store and serve /members to anyone: the ordering test sees the leak itself.
         .headers(headers -> headers.cacheControl(cache -> cache.disable()))
-        .csrf(csrf -> csrf.ignoringRequestMatchers("/cache-admin/**"));
+        // Actuator and the admin API are called by scripts with credentials, not from a browser session.
+        // (and the tests' writes to owners and pets are sent by a script, not from a form).
+        .csrf(csrf -> csrf.ignoringRequestMatchers("/cache-admin/**", "/actuator/**", "/owners/**", "/pets/**"));
     return http.build();
   }
 
