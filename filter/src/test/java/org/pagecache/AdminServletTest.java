@@ -446,6 +446,17 @@ class AdminServletTest {
     }
   }
 
+  @Test
+  @SuppressWarnings("deprecation")
+  void theServletsFormerNameStillDeploysAndAnswersAsTheAdminServlet() {
+    try (JettyServer bare = JettyServer.start(ctx -> JettyServer.servlet(ctx, "pagecache-admin",
+        new org.pagecache.PageCacheAdminServlet(), "/cache-admin/*"))) {
+      HttpResponse<byte[]> r = Http.get(bare.uri("/cache-admin/api/stats"), "Authorization", BEARER);
+      assertEquals(503, r.statusCode());
+      assertTrue(Http.text(r).contains("the PageCacheFilter is not configured"), Http.text(r));
+    }
+  }
+
   // ---- routes ----
 
   @Test
