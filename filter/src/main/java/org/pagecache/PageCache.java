@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.pagecache.internal.cluster.ClusterStatus;
+import org.pagecache.internal.cluster.Clusters;
 import org.pagecache.internal.stats.CacheStats;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
@@ -88,6 +90,8 @@ public final class PageCache implements AutoCloseable {
   /** Requests of this JVM waiting together for a page nothing has built yet. */
   final WaitingList waiting = new WaitingList();
   final LiveCounts live;
+  /** The other memcached clusters: invalidations broadcast, misses copied while warming (issue 19). */
+  final Clusters clusters;
   /** How visitors are told apart for the online count; null when {@code online=off}. */
   final VisitorId visitors;
   private volatile ServletContext servletContext;
@@ -109,6 +113,9 @@ public final class PageCache implements AutoCloseable {
         .countOnline(!config.online.equals("off"))
         .build();
     this.live = new LiveCounts(counters);
+    this.clusters = Clusters.start(config.clusters, new Clusters.Local(store, tokens, tags, codec, config.namespace,
+        clock, config.retryInterval), servers -> new MemcachedStore(new MemcachedStore.Settings(servers,
+        config.binaryProtocol, config.connectTimeout, config.opTimeout, config.poolSize)));
     this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8);
     this.visitors = switch (config.online) {
       case "off" -> null;
@@ -151,8 +158,14 @@ public final class PageCache implements AutoCloseable {
    * @param token its new update token: the time of the refresh in epoch milliseconds, raised past
    *     the previous token when clocks disagree
    * @param known false for a handler this cache has never seen nor configured (perhaps misspelt)
+   * @param clusters which memcached clusters have the new token, and which will (memcached.remote)
    */
-  public record Refresh(String handler, long token, boolean known) {}
+  public record Refresh(String handler, long token, boolean known, ClusterDelivery clusters) {
+    /** A refresh of this cluster only. */
+    public Refresh(String handler, long token, boolean known) {
+      this(handler, token, known, ClusterDelivery.ONLY_LOCAL);
+    }
+  }
 
   /**
    * What a tag invalidation did.
@@ -160,17 +173,29 @@ public final class PageCache implements AutoCloseable {
    * @param tag the tag invalidated
    * @param version its new version: the time of the invalidation in epoch milliseconds, raised
    *     past the previous version when clocks disagree
+   * @param clusters which memcached clusters have the new version, and which will (memcached.remote)
    */
-  public record TagInvalidation(String tag, long version) {}
+  public record TagInvalidation(String tag, long version, ClusterDelivery clusters) {
+    /** An invalidation in this cluster only. */
+    public TagInvalidation(String tag, long version) {
+      this(tag, version, ClusterDelivery.ONLY_LOCAL);
+    }
+  }
 
   /**
    * What an eviction did: the handler the URL belongs to and whether a page was stored.
    *
    * @param url the URL as given
    * @param handler the handler the URL belongs to ({@code default} when none matches)
-   * @param existed true when a page was stored under the URL and is now removed
+   * @param existed true when a page was stored under the URL and is now removed (in this cluster)
+   * @param clusters which memcached clusters have removed it, and which will (memcached.remote)
    */
-  public record Eviction(String url, String handler, boolean existed) {}
+  public record Eviction(String url, String handler, boolean existed, ClusterDelivery clusters) {
+    /** An eviction in this cluster only. */
+    public Eviction(String url, String handler, boolean existed) {
+      this(url, handler, existed, ClusterDelivery.ONLY_LOCAL);
+    }
+  }
 
   /**
    * Makes every page of the handler STALE (never flush_all: other handlers keep their pages).
@@ -192,12 +217,13 @@ public final class PageCache implements AutoCloseable {
     checkName("handler", handler);
     boolean known = policies.configured(handler) || stats.seen(handler);
     long token = tokens.refresh(handler);
+    ClusterDelivery delivery = clusters.refreshed(tokens.key(handler), token); // issue 19: every other cluster
     near.dropHandler(handler);
     if (known) { // an unknown (perhaps misspelt) name gets no row on the admin page, and stays unknown
       stats.handler(handler).refreshed(clock.millis(), by, token);
     }
     log.info("pagecache: handler '{}' refreshed by {} (token {})", handler, by, token);
-    return new Refresh(handler, token, known);
+    return new Refresh(handler, token, known, delivery);
   }
 
   /**
@@ -212,9 +238,10 @@ public final class PageCache implements AutoCloseable {
   public TagInvalidation invalidateTag(String tag) {
     checkTag(tag);
     long version = tags.invalidate(tag);
+    ClusterDelivery delivery = clusters.tagInvalidated(config.namespace.tag(tag), version); // issue 19
     near.dropTag(tag);
     log.info("pagecache: tag '{}' invalidated (version {})", tag, version);
-    return new TagInvalidation(tag, version);
+    return new TagInvalidation(tag, version, delivery);
   }
 
   /**
@@ -243,9 +270,10 @@ public final class PageCache implements AutoCloseable {
     String key = keys.forUrl(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), handler,
         keys.varyHeaders(handler, policy.vary()), policy.cookies());
     near.drop(key);
+    ClusterDelivery delivery = clusters.evicting(key); // issue 19: hold-off here, delete in every other cluster
     boolean existed = store.delete(key);
     near.drop(key); // again: a lookup that read the page just before the delete may have remembered it
-    return new Eviction(url, handler, existed);
+    return new Eviction(url, handler, existed, delivery);
   }
 
   /** Declares tags for the page being built (call from the handler). */
@@ -304,6 +332,14 @@ public final class PageCache implements AutoCloseable {
   /** The near cache of this JVM: entries, bytes, hit ratio. */
   public NearStats nearStats() {
     return near.stats();
+  }
+
+  /**
+   * The other memcached clusters ({@code memcached.remote}): invalidations waiting for each, and the
+   * warm-up's progress. Its type lives in {@code org.pagecache.internal} and may change.
+   */
+  public ClusterStatus clusterStatus() {
+    return clusters.status();
   }
 
   /** Whether memcached is currently considered down (circuit open). */
@@ -375,6 +411,7 @@ public final class PageCache implements AutoCloseable {
   @Override
   public void close() {
     counters.close();
+    clusters.close();
     store.close();
   }
 

@@ -765,6 +765,13 @@ final class PageFlow {
         // The leader ended without a page for this request (a failed build, memcached trouble):
         // find the way as every request did before the waiting list.
       }
+      // issue 19: a cold cluster first copies the page from the warm one (Clusters.warmCopy)
+      CachedPage copy = cache.clusters.warmCopy(p.handler, found.key, page -> varyMatches(page, p.req), p.policy.grace());
+      if (copy != null) {
+        cache.waiting.arrived(found.key, copy);
+        serve(p, copy, null, new CacheStatus("HIT", true, null, false, ttlLeft(copy), true, "warm-copy", null));
+        return;
+      }
       Lease lease = tryLock(p, found.key, null);
       if (lease != null) {
         buildUnderLock(p, found, null, lease);
