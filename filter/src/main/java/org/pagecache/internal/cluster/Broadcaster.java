@@ -18,6 +18,7 @@ import org.pagecache.ClusterDelivery;
  * {@code retry.interval}, delivering its backlog in order.
  */
 final class Broadcaster implements AutoCloseable {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Broadcaster.class);
   private final List<RemoteCluster> remotes;
   private final Clock clock;
   private final Backoff backoff;
@@ -89,9 +90,17 @@ final class Broadcaster implements AutoCloseable {
     return map;
   }
 
+  /** Stops retrying; what still waits is lost with this JVM, and the log says so per cluster. */
   @Override
   public void close() {
     retries.shutdownNow();
+    for (ClusterStatus.Remote r : status()) {
+      if (r.pending() > 0) {
+        log.warn("pagecache: memcached cluster '{}' never answered again: {} refreshes, invalidations or evictions"
+            + " are not delivered there; its pages they concern are served until their ttl and grace run out",
+            r.name(), r.pending());
+      }
+    }
     remotes.forEach(RemoteCluster::close);
   }
 }
