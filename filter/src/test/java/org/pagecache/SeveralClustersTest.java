@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.SiteUnderTest.Backend;
 import org.pagecache.SiteUnderTest.Response;
 import org.pagecache.internal.cluster.ClusterStatus;
+import org.pagecache.metrics.PageCacheMetrics;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.MemcachedExtension;
 import org.pagecache.testing.MutableClock;
@@ -140,6 +142,24 @@ class SeveralClustersTest {
     assertTrue(Long.parseLong(westToken(eastSite)) > refresh.token(), "the second, later token arrived");
     assertTrue(eastSite.cache.clusterStatus().remotes().get(0).reachable());
     assertRebuiltAfterInvalidation(westSite, "/page/h", 1);
+  }
+
+  @Test
+  void theMetricsShowEachClustersBacklog() {
+    SiteUnderTest eastSite = eastSite();
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    new PageCacheMetrics(eastSite.cache).bindTo(registry);
+    west.node(0).pause();
+    try {
+      eastSite.cache.invalidateTag("metered");
+      assertEquals(1, registry.get("pagecache.cluster.backlog").tag("cluster", "west").gauge().value());
+      assertEquals(0, registry.get("pagecache.cluster.reachable").tag("cluster", "west").gauge().value());
+    } finally {
+      west.node(0).resume();
+    }
+    Eventually.assertWithin(DELIVERY_BOUND, "delivered after SIGCONT",
+        () -> registry.get("pagecache.cluster.delivered").tag("cluster", "west").functionCounter().count() == 1);
+    assertEquals(0, registry.get("pagecache.cluster.backlog").tag("cluster", "west").gauge().value());
   }
 
   @Test
