@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.Counters;
+import org.pagecache.internal.cluster.Clusters;
 import org.pagecache.internal.counters.VisitorId;
 import org.pagecache.internal.freshness.RebuildLock;
 import org.pagecache.internal.freshness.TagVersions;
@@ -16,6 +17,7 @@ import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.stats.StatsRecorder;
 import org.pagecache.internal.store.GuardedStore;
 import org.pagecache.internal.store.PageCodec;
+import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Store;
 
 /**
@@ -41,6 +43,8 @@ final class Engine {
   /** Requests of this JVM waiting together for a page nothing has built yet. */
   final WaitingList waiting = new WaitingList();
   final LiveCounts live;
+  /** The other memcached clusters: invalidations broadcast, misses copied while warming (memcached.remote). */
+  final Clusters clusters;
   /** How visitors are told apart for the online count; null when {@code online=off}. */
   final VisitorId visitors;
 
@@ -68,6 +72,9 @@ final class Engine {
         .countOnline(!config.online.equals("off"))
         .build();
     this.live = new LiveCounts(counters);
+    this.clusters = Clusters.start(config.clusters, new Clusters.Local(this.store, tokens, tags, codec,
+        config.namespace, clock, config.retryInterval), servers -> new MemcachedStore(new MemcachedStore.Settings(
+        servers, config.binaryProtocol, config.connectTimeout, config.opTimeout, config.poolSize)));
     this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8);
     this.visitors = switch (config.online) {
       case "off" -> null;

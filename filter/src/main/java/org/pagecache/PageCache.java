@@ -15,6 +15,8 @@ import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.pagecache.internal.cluster.ClusterState;
+import org.pagecache.internal.cluster.Delivery;
 import org.pagecache.counters.Counters;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.store.LocalStore;
@@ -107,8 +109,14 @@ public final class PageCache implements AutoCloseable {
    * @param token its new update token: the time of the refresh in epoch milliseconds, raised past
    *     the previous token when clocks disagree
    * @param known false for a handler this cache has never seen nor configured (perhaps misspelt)
+   * @param clusters which memcached clusters have the new token, and which will (memcached.remote)
    */
-  public record Refresh(String handler, long token, boolean known) {}
+  public record Refresh(String handler, long token, boolean known, ClusterDelivery clusters) {
+    /** A refresh of this cluster only. */
+    public Refresh(String handler, long token, boolean known) {
+      this(handler, token, known, ClusterDelivery.ONLY_LOCAL);
+    }
+  }
 
   /**
    * What a tag invalidation did.
@@ -116,17 +124,114 @@ public final class PageCache implements AutoCloseable {
    * @param tag the tag invalidated
    * @param version its new version: the time of the invalidation in epoch milliseconds, raised
    *     past the previous version when clocks disagree
+   * @param clusters which memcached clusters have the new version, and which will (memcached.remote)
    */
-  public record TagInvalidation(String tag, long version) {}
+  public record TagInvalidation(String tag, long version, ClusterDelivery clusters) {
+    /** An invalidation in this cluster only. */
+    public TagInvalidation(String tag, long version) {
+      this(tag, version, ClusterDelivery.ONLY_LOCAL);
+    }
+  }
 
   /**
    * What an eviction did: the handler the URL belongs to and whether a page was stored.
    *
    * @param url the URL as given
    * @param handler the handler the URL belongs to ({@code default} when none matches)
-   * @param existed true when a page was stored under the URL and is now removed
+   * @param existed true when a page was stored under the URL and is now removed (in this cluster)
+   * @param clusters which memcached clusters have removed it, and which will (memcached.remote)
    */
-  public record Eviction(String url, String handler, boolean existed) {}
+  public record Eviction(String url, String handler, boolean existed, ClusterDelivery clusters) {
+    /** An eviction in this cluster only. */
+    public Eviction(String url, String handler, boolean existed) {
+      this(url, handler, existed, ClusterDelivery.ONLY_LOCAL);
+    }
+  }
+
+  /**
+   * Which memcached clusters a refresh, tag invalidation or eviction reached ({@code memcached.remote}).
+   * This cluster is {@value #LOCAL} and is always among the delivered: when it cannot be written,
+   * the call throws instead.
+   *
+   * @param delivered clusters that have it now
+   * @param pending clusters that did not answer: this JVM retries until they do (held in memory only,
+   *     see docs/failures.md)
+   * @param lost clusters whose backlog was full ({@code memcached.remote.backlog}): they will not get
+   *     it, and serve the pages it concerns until those expire
+   */
+  public record ClusterDelivery(List<String> delivered, List<String> pending, List<String> lost) {
+    /** The name this cluster goes by in a delivery. */
+    public static final String LOCAL = Delivery.LOCAL;
+
+    /** With one cluster: delivered here, nothing else to do. */
+    public static final ClusterDelivery ONLY_LOCAL = new ClusterDelivery(List.of(LOCAL), List.of(), List.of());
+
+    /** Copies the lists. */
+    public ClusterDelivery {
+      delivered = List.copyOf(delivered);
+      pending = List.copyOf(pending);
+      lost = List.copyOf(lost);
+    }
+
+    static ClusterDelivery of(Delivery d) {
+      return new ClusterDelivery(d.delivered(), d.pending(), d.lost());
+    }
+
+    /** True when every cluster has it. */
+    public boolean complete() {
+      return pending.isEmpty() && lost.isEmpty();
+    }
+  }
+
+  /**
+   * The other memcached clusters ({@code memcached.remote}) and the warm-up of this one, at one
+   * moment, as the admin page, {@code api/stats} and the metrics show them.
+   *
+   * @param remotes each other cluster's delivery state, in the order configured
+   * @param warmUp the warm-up's progress; null when {@code memcached.warm.from} is not set
+   */
+  public record ClusterStatus(List<Remote> remotes, WarmUpProgress warmUp) {
+    /** Copies the list. */
+    public ClusterStatus {
+      remotes = List.copyOf(remotes);
+    }
+
+    static ClusterStatus of(ClusterState s) {
+      List<Remote> remotes = s.remotes().stream().map(r -> new Remote(r.name(), r.servers(), r.pending(),
+          r.backlogLimit(), r.oldestPendingMillis(), r.delivered(), r.lost(), r.reachable())).toList();
+      ClusterState.WarmUpProgress w = s.warmUp();
+      return new ClusterStatus(remotes, w == null ? null
+          : new WarmUpProgress(w.from(), w.active(), w.millisLeft(), w.copied(), w.built(), w.refused()));
+    }
+
+    /**
+     * One other cluster.
+     *
+     * @param name its name in {@code memcached.remote}
+     * @param servers its servers
+     * @param pending invalidations waiting for it in this JVM
+     * @param backlogLimit how many may wait ({@code memcached.remote.backlog})
+     * @param oldestPendingMillis how long the oldest one has waited; 0 when none waits
+     * @param delivered invalidations delivered to it since start-up
+     * @param lost invalidations it will never get: the backlog was full
+     * @param reachable false since a delivery failed, until one succeeds
+     */
+    public record Remote(String name, String servers, int pending, int backlogLimit, long oldestPendingMillis,
+        long delivered, long lost, boolean reachable) {}
+
+    /**
+     * The warm-up of this (cold) cluster from a warm one.
+     *
+     * @param from the warm cluster's name
+     * @param active whether misses are still read from it
+     * @param millisLeft time left of {@code memcached.warm.for}
+     * @param copied pages copied from it and served
+     * @param built misses built here instead (not in the warm cluster, or unreadable)
+     * @param refused copies refused: stale by this cluster's tokens or tags, or evicted meanwhile
+     */
+    public record WarmUpProgress(String from, boolean active, long millisLeft, long copied, long built,
+        long refused) {}
+  }
 
   /**
    * This JVM's counts, per handler, at one moment: an immutable snapshot (as Caffeine's
@@ -263,12 +368,13 @@ public final class PageCache implements AutoCloseable {
   public Refresh refreshHandler(String handler, String by) {
     boolean known = knowsHandler(handler);
     long token = engine.tokens.refresh(handler);
+    ClusterDelivery delivery = ClusterDelivery.of(engine.clusters.refreshed(engine.tokens.key(handler), token)); // every other cluster
     engine.near.dropHandler(handler);
     if (known) { // an unknown (perhaps misspelt) name gets no row on the admin page, and stays unknown
       engine.recorder.handler(handler).refreshed(engine.clock.millis(), by, token);
     }
     log.info("pagecache: handler '{}' refreshed by {} (token {})", handler, by, token);
-    return new Refresh(handler, token, known);
+    return new Refresh(handler, token, known, delivery);
   }
 
   /**
@@ -295,9 +401,10 @@ public final class PageCache implements AutoCloseable {
   public TagInvalidation invalidateTag(String tag) {
     checkTag(tag);
     long version = engine.tags.invalidate(tag);
+    ClusterDelivery delivery = ClusterDelivery.of(engine.clusters.tagInvalidated(config.namespace.tag(tag), version));
     engine.near.dropTag(tag);
     log.info("pagecache: tag '{}' invalidated (version {})", tag, version);
-    return new TagInvalidation(tag, version);
+    return new TagInvalidation(tag, version, delivery);
   }
 
   /**
@@ -326,9 +433,10 @@ public final class PageCache implements AutoCloseable {
     String key = engine.keys.forUrl(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), handler,
         engine.keys.varyHeaders(handler, policy.vary()), policy.cookies().vary());
     engine.near.drop(key);
+    ClusterDelivery delivery = ClusterDelivery.of(engine.clusters.evicting(key)); // hold-off here, delete in every other cluster
     boolean existed = engine.store.delete(key);
     engine.near.drop(key); // again: a lookup that read the page just before the delete may have remembered it
-    return new Eviction(url, handler, existed);
+    return new Eviction(url, handler, existed, delivery);
   }
 
   /** Declares tags for the page being built (call from the handler). */
@@ -413,6 +521,14 @@ public final class PageCache implements AutoCloseable {
         near.hits(), near.misses());
   }
 
+  /**
+   * The other memcached clusters ({@code memcached.remote}) now: invalidations waiting for each, and
+   * the warm-up's progress.
+   */
+  public ClusterStatus clusterStatus() {
+    return ClusterStatus.of(engine.clusters.status());
+  }
+
   /** Whether memcached is currently considered down (circuit open). */
   public boolean storeDown() {
     return engine.store.isDown();
@@ -482,6 +598,7 @@ public final class PageCache implements AutoCloseable {
   @Override
   public void close() {
     engine.counters.close();
+    engine.clusters.close();
     engine.store.close();
   }
 

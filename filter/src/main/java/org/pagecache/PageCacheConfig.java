@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.pagecache.internal.cluster.ClusterSettings;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.CountersSettings;
@@ -48,6 +49,10 @@ public final class PageCacheConfig {
     d.put("memcached.op.timeout", "200ms");
     d.put("memcached.connect.timeout", "1s");
     d.put("memcached.pool.size", "1");
+    d.put("memcached.remote", "");
+    d.put("memcached.remote.backlog", "10000");
+    d.put("memcached.warm.from", "");
+    d.put("memcached.warm.for", "30m");
     d.put("namespace", "pc");
     d.put("ttl", "60s");
     d.put("grace", "10m");
@@ -77,6 +82,8 @@ public final class PageCacheConfig {
   final Duration opTimeout;
   final Duration connectTimeout;
   final int poolSize;
+  /** The other clusters and the warm-up (issue 19): memcached.remote, .remote.backlog, .warm.from, .warm.for. */
+  final ClusterSettings clusters;
   final Namespace namespace;
   final Duration ttl;
   final Duration grace;
@@ -129,6 +136,8 @@ public final class PageCacheConfig {
     opTimeout = check(errors, () -> positive("memcached.op.timeout", v), Duration.ofMillis(200));
     connectTimeout = check(errors, () -> positive("memcached.connect.timeout", v), Duration.ofSeconds(1));
     poolSize = check(errors, () -> ParameterValues.positiveInt("memcached.pool.size", v.get("memcached.pool.size"), 64), 1);
+    clusters = check(errors, () -> ClusterSettings.parse(v.get("memcached.remote"), v.get("memcached.remote.backlog"),
+        v.get("memcached.warm.from"), v.get("memcached.warm.for"), serverList), ClusterSettings.NONE);
     namespace = check(errors, () -> new Namespace(v.get("namespace").trim()), new Namespace("pc"));
     ttl = check(errors, () -> positive("ttl", v), Duration.ofSeconds(60));
     grace = check(errors, () -> Durations.parse("grace", v.get("grace")), Duration.ofMinutes(10));

@@ -59,6 +59,14 @@ final class Waiting {
           default -> { } // FIND_OWN_WAY: as every request did before the waiting list
         }
       }
+      // A cold cluster first copies the page from the warm one (memcached.warm.from)
+      StoredPage copy = engine.clusters.warmCopy(p.handler(), found.key(), page -> Lookup.varyMatches(page, p.req()),
+          p.policy().grace());
+      if (copy != null) {
+        engine.waiting.arrived(found.key(), copy);
+        responder.serve(p, copy, null, CacheStatus.warmCopy(responder.ttlLeft(copy)));
+        return;
+      }
       Rebuild.Lease lease = rebuild.tryLock(p, found.key(), null);
       if (lease != null) {
         rebuild.buildUnderLock(p, found, null, lease);

@@ -43,9 +43,16 @@ final class AdminSite implements AutoCloseable {
     private final String servers;
     private String token = TOKEN;
     private boolean signIn = true;
+    private final java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
 
     private Options(String servers) {
       this.servers = servers;
+    }
+
+    /** One more setting of the site, e.g. {@code memcached.remote}. */
+    Options set(String name, String value) {
+      settings.put(name, value);
+      return this;
     }
 
     Options noToken() {
@@ -73,6 +80,7 @@ final class AdminSite implements AutoCloseable {
       if (signIn) {
         site.with(AdminSite::formSignIn);
       }
+      settings.forEach(site::set);
       return new AdminSite(site.start());
     }
   }

@@ -142,7 +142,8 @@ final class SiteUnderTest implements AutoCloseable {
 
   final Backend backend;
   final SiteServlets.Registry handlers = new SiteServlets.Registry();
-  private final MemcachedExtension memcached;
+  private MemcachedExtension memcached;
+  private java.util.function.UnaryOperator<Store> storeWrapper = java.util.function.UnaryOperator.identity();
   private final Map<String, String> params = new LinkedHashMap<>();
   private final Map<String, String[]> mappings = new LinkedHashMap<>();
   private Clock clock = Clock.systemUTC();
@@ -172,6 +173,18 @@ final class SiteUnderTest implements AutoCloseable {
     return this;
   }
 
+  /** Runs on these memcached servers instead of the test class's (a site per cluster, issue 19). */
+  SiteUnderTest cluster(MemcachedExtension servers) {
+    this.memcached = servers;
+    return this;
+  }
+
+  /** Wraps the site's store, e.g. to act at a chosen moment of the flow. */
+  SiteUnderTest wrapStore(java.util.function.UnaryOperator<Store> wrapper) {
+    this.storeWrapper = wrapper;
+    return this;
+  }
+
   SiteUnderTest clock(Clock clock) {
     this.clock = clock;
     return this;
@@ -180,7 +193,7 @@ final class SiteUnderTest implements AutoCloseable {
   SiteUnderTest start() {
     PageCacheConfig.Builder b = PageCacheConfig.builder().ignoreEnvironment().clock(clock);
     params.forEach(b::set);
-    b.store(newStore());
+    b.store(storeWrapper.apply(newStore()));
     PageCacheFilter filter = new PageCacheFilter(b.build());
 
     server = new Server();

@@ -45,11 +45,14 @@ public final class MacroBench {
     Set<String> only = args.length > 3 ? Set.of(args[3].split(",")) : null;
     Settings settings = new Settings(concurrency, Duration.ofSeconds(seconds), Duration.ofSeconds(Math.min(3, seconds)), 1_000_000);
     Files.createDirectories(out);
+    // The clusters scenario sends one Host to two sites, so both key the same pages (read once, at the client's start).
+    System.setProperty("jdk.httpclient.allowRestrictedHeaders", "host");
     List<String> summary = new ArrayList<>();
     long start = System.nanoTime();
     // Node 0 serves the load scenarios, nodes 1 to 4 the scale-out one, 5 to 8 the outage one: each
     // scenario that reads item counts or stops nodes has its own.
-    try (BenchMemcached memcached = new BenchMemcached(9)) {
+    // Nodes 9 to 11: the clusters scenario's three data centres.
+    try (BenchMemcached memcached = new BenchMemcached(12)) {
       Map<String, Supplier<Section>> scenarios = new LinkedHashMap<>();
       scenarios.put("throughput", () -> new ThroughputScenario(memcached, settings).run());
       scenarios.put("refresh", () -> new RefreshScenario(memcached, settings).run());
@@ -57,6 +60,7 @@ public final class MacroBench {
       scenarios.put("cookies", () -> new CookieMixScenario(memcached, settings).run());
       scenarios.put("outage", () -> new OutageScenario(memcached, settings).run());
       scenarios.put("scaleout", () -> new ScaleOutScenario(memcached).run());
+      scenarios.put("clusters", () -> new ClustersScenario(memcached, settings).run());
       // PageCache against nginx and Varnish in front of the same app, measured by wrk (issue 14).
       scenarios.put("proxies", () -> new ProxyScenario(memcached, settings, out).run());
       for (Map.Entry<String, Supplier<Section>> scenario : scenarios.entrySet()) {

@@ -83,16 +83,19 @@ final class AdminEndpoint {
           String name = known(required("handler"));
           PageCache.Refresh r = perform("refresh of handler '" + name + "'", () -> cache.refreshHandler(name, caller.name()));
           return Flash.done("Refreshed handler \u201c" + r.handler() + "\u201d: new token " + r.token()
-              + ". Its pages are rebuilt on their next request; the row counts how many so far.", r.handler());
+              + ". Its pages are rebuilt on their next request; the row counts how many so far."
+              + ClustersSection.note(r.clusters()), r.handler());
         });
         case FORM_INVALIDATE -> form(() -> {
           PageCache.TagInvalidation t = invalidate(required("tag"));
-          return Flash.done("Refreshed every page tagged \u201c" + t.tag() + "\u201d (tag version " + t.version() + ").", null);
+          return Flash.done("Refreshed every page tagged \u201c" + t.tag() + "\u201d (tag version " + t.version() + ")."
+              + ClustersSection.note(t.clusters()), null);
         });
         case FORM_EVICT -> form(() -> {
           PageCache.Eviction ev = evict(required("url"));
-          return Flash.done(ev.existed() ? "Evicted " + ev.url() + " (handler " + ev.handler() + ")."
-              : "No stored page for " + ev.url() + " (handler " + ev.handler() + "): nothing to evict.", ev.handler());
+          return Flash.done((ev.existed() ? "Evicted " + ev.url() + " (handler " + ev.handler() + ")."
+              : "No stored page for " + ev.url() + " (handler " + ev.handler() + "): nothing to evict.")
+              + ClustersSection.note(ev.clusters()), ev.handler());
         });
       }
     }

@@ -54,6 +54,7 @@ final class AdminPage {
     trace();
     cluster();
     near();
+    out.append(ClustersSection.html(s.clusters())); // issue 19: other clusters' backlogs, warm-up progress
     config();
     out.append("<script nonce=\"").append(v.nonce).append("\">").append(PageAssets.SCRIPT).append("</script>");
     return out.append("</body></html>").toString();

@@ -12,6 +12,7 @@ import org.pagecache.PageCache.HandlerStats;
 import org.pagecache.PageCache.NearStats;
 import org.pagecache.PageCache.Stats;
 import org.pagecache.PageCache;
+import org.pagecache.PageCache.ClusterStatus;
 import org.pagecache.internal.freshness.UpdateTokens;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
@@ -21,7 +22,7 @@ import org.pagecache.store.StoreException;
  * JSON render the same values, and rendering never touches memcached.
  */
 record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> handlers, List<ServerRow> servers,
-    NearStats near) {
+    NearStats near, ClusterStatus clusters) {
 
   /**
    * Reads the cache's handlers (configured policies and handlers seen in stats) and asks every
@@ -52,7 +53,7 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
     }
     List<ServerRow> servers = cache.store().serverStats().stream().map(ServerRow::of).toList();
     return new Snapshot(cache.config().clock().instant(), cache.store().describe(), cache.storeDown(),
-        List.copyOf(rows.values()), servers, cache.nearStats());
+        List.copyOf(rows.values()), servers, cache.nearStats(), cache.clusterStatus());
   }
 
   /**

@@ -29,6 +29,7 @@ final class StatsJson {
     }
     j.endArray().name("near");
     near(j, s.near());
+    ClustersSection.json(j, s.clusters()); // issue 19
     return j.endObject().toString();
   }
 
@@ -114,26 +115,27 @@ final class StatsJson {
 
   /** {@code POST api/handlers/{name}/refresh}. */
   static String refresh(PageCache.Refresh r, boolean known, String by, Instant at) {
-    return new Json().beginObject()
+    Json j = new Json().beginObject()
         .field("handler", r.handler())
         .field("token", r.token())
         .field("known", known)
         .field("refreshedBy", by)
-        .field("refreshedAt", at.toString())
-        .endObject().toString();
+        .field("refreshedAt", at.toString());
+    return ClustersSection.delivery(j, r.clusters()).endObject().toString();
   }
 
   /** {@code POST api/tags/{tag}/invalidate}. */
   static String invalidation(PageCache.TagInvalidation t) {
-    return new Json().beginObject().field("tag", t.tag()).field("version", t.version()).endObject().toString();
+    Json j = new Json().beginObject().field("tag", t.tag()).field("version", t.version());
+    return ClustersSection.delivery(j, t.clusters()).endObject().toString();
   }
 
   /** {@code POST api/evict?url=...}. */
   static String eviction(PageCache.Eviction e) {
-    return new Json().beginObject()
+    Json j = new Json().beginObject()
         .field("url", e.url())
         .field("handler", e.handler())
-        .field("existed", e.existed())
-        .endObject().toString();
+        .field("existed", e.existed());
+    return ClustersSection.delivery(j, e.clusters()).endObject().toString();
   }
 }

@@ -33,6 +33,11 @@ import org.pagecache.PageCache.HandlerStats;
  *       JVM's near cache holds and their estimated memory</td></tr>
  *   <tr><td>{@code pagecache.near.gets}, tag {@code result} (no handler tag)</td><td>lookups answered from this
  *       JVM's memory ({@code hit}) or that asked memcached ({@code miss})</td></tr>
+ *   <tr><td>{@code pagecache.cluster.backlog}, {@code .reachable} (gauges), {@code .delivered}, {@code .lost},
+ *       tag {@code cluster} (no handler tag)</td><td>the other memcached clusters ({@code memcached.remote}), see
+ *       ClusterMeters</td></tr>
+ *   <tr><td>{@code pagecache.warmup.pages}, tag {@code result} (no handler tag)</td><td>misses during the warm-up:
+ *       {@code copied}, {@code built}, {@code refused}</td></tr>
  * </table>
  * Hit ratio of the cluster, in PromQL: {@code sum(rate(cache_gets_total{cache_manager="pagecache",result=~"hit|stale"}[5m]))
  * / sum(rate(cache_gets_total{cache_manager="pagecache",result=~"hit|stale|miss"}[5m]))}.
@@ -61,6 +66,7 @@ public final class PageCacheMetrics implements MeterBinder {
         .description("1 while memcached is considered down and every request bypasses the cache")
         .register(registry);
     bindNear(registry);
+    ClusterMeters.bind(registry, cache); // other clusters' backlogs, warm-up
     cache.forEachHandler(handler -> bindHandler(registry, handler));
     cache.forEachBypassReason((handler, reason) -> bindReason(registry, handler, reason));
   }

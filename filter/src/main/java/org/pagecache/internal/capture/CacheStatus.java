@@ -27,6 +27,11 @@ public record CacheStatus(String xCache, boolean hit, String fwd, boolean collap
     return new CacheStatus("HIT", true, null, true, ttl, null, null, null);
   }
 
+  /** A page copied from the warm cluster and stored here (memcached.warm.from), instead of built. */
+  public static CacheStatus warmCopy(long ttl) {
+    return new CacheStatus("HIT", true, null, false, ttl, true, "warm-copy", null);
+  }
+
   /** The stale copy, served while another request rebuilds it ({@code why}: expired, refreshed, tag ...). */
   public static CacheStatus stale(long ttl, String why) {
     return new CacheStatus("STALE", true, null, false, ttl, null, why, null);

@@ -10,7 +10,7 @@ import org.pagecache.store.Store;
  * compare-and-set, not get-then-set, so two editors refreshing at once never cancel each other:
  * each write is at least the previous value plus one.
  */
-final class Versions {
+public final class Versions {
   private static final int MAX_ATTEMPTS = 50;
 
   private Versions() {}
@@ -39,7 +39,7 @@ final class Versions {
    * Makes the version at {@code key} at least {@code floor}: re-adds it when memcached lost it,
    * raises it when a node came back holding an older one, leaves a newer one alone.
    */
-  static void atLeast(Store store, String key, long floor, int ttlSeconds) {
+  public static void atLeast(Store store, String key, long floor, int ttlSeconds) {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       Store.Versioned current = store.gets(key);
       if (current == null) {
@@ -55,6 +55,32 @@ final class Versions {
     }
   }
 
+  /**
+   * Moves the version at {@code key} to max(floor, previous + 1): what another cluster's refresh
+   * or invalidation writes here (issue 19). Always past the previous value, so every page built
+   * here before it arrived is condemned whatever the two clusters' clocks say; never below the
+   * originating cluster's value, so a later version there stays later here.
+   *
+   * @return the value written
+   */
+  public static long raisePast(Store store, String key, long floor, int ttlSeconds) {
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      Store.Versioned current = store.gets(key);
+      if (current == null) {
+        if (store.add(key, encode(floor), ttlSeconds)) {
+          return floor;
+        }
+        continue;
+      }
+      long next = Math.max(floor, parse(current.value()) + 1);
+      if (store.cas(key, encode(next), current.casUnique(), ttlSeconds)) {
+        return next;
+      }
+      backOff(attempt);
+    }
+    throw new IllegalStateException("could not raise " + key + " after " + MAX_ATTEMPTS + " attempts");
+  }
+
   /** A jittered pause that grows with the attempts (at most ~10 ms): refreshes are editor actions, not the hot path. */
   private static void backOff(int attempt) {
     try {
@@ -65,12 +91,12 @@ final class Versions {
     }
   }
 
-  static byte[] encode(long value) {
+  public static byte[] encode(long value) {
     return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
   }
 
   /** A stored version; garbage reads as 0 (the safe side: the JVM's memory still applies). */
-  static long parse(byte[] value) {
+  public static long parse(byte[] value) {
     if (value == null) {
       return 0;
     }

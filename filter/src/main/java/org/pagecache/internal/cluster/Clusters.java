@@ -1,0 +1,115 @@
+package org.pagecache.internal.cluster;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.pagecache.internal.freshness.TagVersions;
+import org.pagecache.internal.freshness.UpdateTokens;
+import org.pagecache.internal.store.StoredPage;
+import org.pagecache.internal.store.GuardedStore;
+import org.pagecache.internal.store.PageCodec;
+import org.pagecache.store.Namespace;
+import org.pagecache.store.ServerList;
+import org.pagecache.store.Store;
+
+/**
+ * This frontend's view of the other memcached clusters (issue 19): what the page cache calls when
+ * a refresh, tag invalidation or eviction must reach every cluster, and when a miss may be copied
+ * from a warm cluster. With one cluster ({@link #single()}) every call is a no-op.
+ */
+public final class Clusters implements AutoCloseable {
+  private final Broadcaster broadcaster;
+  private final WarmUp warmUp;
+  private final Store local;
+
+  private Clusters(Broadcaster broadcaster, WarmUp warmUp, Store local) {
+    this.broadcaster = broadcaster;
+    this.warmUp = warmUp;
+    this.local = local;
+  }
+
+  /** One cluster: nothing to broadcast, nothing to warm from. */
+  public static Clusters single() {
+    return new Clusters(null, null, null);
+  }
+
+  /** The parts a warm-up judges copies with: this cluster's store, tokens, tags and page codec. */
+  public record Local(Store store, UpdateTokens tokens, TagVersions tags, PageCodec codec, Namespace namespace,
+      Clock clock, Duration retryInterval) {}
+
+  /**
+   * Connects to the other clusters of {@code settings}, each with a store made by {@code newStore}.
+   */
+  public static Clusters start(ClusterSettings settings, Local here, Function<ServerList, Store> newStore) {
+    if (!settings.several()) {
+      return single();
+    }
+    List<RemoteCluster> remotes = new ArrayList<>();
+    for (Map.Entry<String, ServerList> e : settings.remotes().entrySet()) {
+      remotes.add(new RemoteCluster(e.getKey(), newStore.apply(e.getValue()), settings.backlogLimit()));
+    }
+    Broadcaster broadcaster = new Broadcaster(remotes, here.clock(), Backoff.upTo(here.retryInterval().toMillis()));
+    WarmUp warmUp = null;
+    if (settings.warmFrom() != null) {
+      // Behind a circuit breaker of its own: a warm cluster gone away costs misses nothing.
+      Store warm = new GuardedStore(broadcaster.byName().get(settings.warmFrom()).store(), here.clock(),
+          here.retryInterval().toMillis());
+      warmUp = new WarmUp(settings.warmFrom(), warm, here.store(), here.tokens(), here.tags(), here.codec(),
+          here.namespace(), here.clock(), settings.warmFor());
+    }
+    return new Clusters(broadcaster, warmUp, here.store());
+  }
+
+  /** A handler's new token, for every other cluster. */
+  public Delivery refreshed(String tokenKey, long token) {
+    return broadcast(Invalidation.token(tokenKey, token));
+  }
+
+  /** A tag's new version, for every other cluster. */
+  public Delivery tagInvalidated(String tagKey, long version) {
+    return broadcast(Invalidation.tag(tagKey, version));
+  }
+
+  /**
+   * Called before a page is deleted here: holds off copies of it here while this cluster warms up,
+   * and deletes it in every other cluster.
+   */
+  public Delivery evicting(String pageKey) {
+    if (warmUp != null) {
+      local.set(Invalidation.holdOffKey(pageKey), "1".getBytes(StandardCharsets.US_ASCII), Invalidation.HOLD_OFF_SECONDS);
+    }
+    return broadcast(Invalidation.evict(pageKey));
+  }
+
+  private Delivery broadcast(Invalidation inv) {
+    return broadcaster == null ? Delivery.ONLY_LOCAL : broadcaster.broadcast(inv);
+  }
+
+  /**
+   * During warm-up, the missing page copied from the warm cluster and stored here; otherwise null
+   * (build it).
+   */
+  public StoredPage warmCopy(String handler, String pageKey, Predicate<StoredPage> variant, Duration grace) {
+    return warmUp == null ? null : warmUp.copy(handler, pageKey, variant, grace);
+  }
+
+  /** The other clusters' delivery state and the warm-up's progress, now. */
+  public ClusterState status() {
+    if (broadcaster == null) {
+      return ClusterState.NONE;
+    }
+    return new ClusterState(broadcaster.status(), warmUp == null ? null : warmUp.progress());
+  }
+
+  @Override
+  public void close() {
+    if (broadcaster != null) {
+      broadcaster.close();
+    }
+  }
+}
