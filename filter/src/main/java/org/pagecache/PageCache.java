@@ -17,6 +17,7 @@ import org.pagecache.internal.stats.CacheStats;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.Counters;
+import org.pagecache.internal.cluster.ClusterStore;
 import org.pagecache.internal.counters.VisitorId;
 import org.pagecache.internal.freshness.RebuildLock;
 import org.pagecache.internal.freshness.TagVersions;
@@ -27,7 +28,6 @@ import org.pagecache.internal.near.NearStats;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.store.GuardedStore;
 import org.pagecache.store.LocalStore;
-import org.pagecache.store.MemcachedStore;
 import org.pagecache.internal.store.PageCodec;
 import org.pagecache.store.Store;
 import org.slf4j.Logger;
@@ -128,9 +128,10 @@ public final class PageCache implements AutoCloseable {
           + " refreshes, locks and counters do not reach other servers. Set PAGECACHE_MEMCACHED_SERVERS=host:port,...");
       return new LocalStore(config.clock, 64L * 1024 * 1024);
     }
-    MemcachedStore.Settings settings = new MemcachedStore.Settings(config.serverList, config.binaryProtocol,
-        config.connectTimeout, config.opTimeout, config.poolSize);
-    Store s = new MemcachedStore(settings);
+    // One client per node behind this class's own ring: each node judged on its own (docs/failures.md).
+    Store s = ClusterStore.connect(new ClusterStore.Settings(config.serverList, config.gutterList, config.gutterTtl,
+        config.binaryProtocol, config.connectTimeout, config.opTimeout, config.poolSize, config.namespace,
+        config.clock, config.retryInterval));
     log.info("pagecache: using {}", s.describe());
     return s;
   }
@@ -306,7 +307,15 @@ public final class PageCache implements AutoCloseable {
     return near.stats();
   }
 
-  /** Whether memcached is currently considered down (circuit open). */
+  /**
+   * Each memcached node's state (main cluster, then gutter); empty for the in-process store or a
+   * store given to the configuration.
+   */
+  public List<ClusterStore.NodeState> nodeStates() {
+    return store.cluster() == null ? List.of() : store.cluster().nodeStates();
+  }
+
+  /** Whether memcached is currently considered down (circuit open; with a cluster: every node down). */
   public boolean storeDown() {
     return store.isDown();
   }

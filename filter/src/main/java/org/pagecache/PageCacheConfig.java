@@ -47,6 +47,8 @@ public final class PageCacheConfig {
     d.put("memcached.op.timeout", "200ms");
     d.put("memcached.connect.timeout", "1s");
     d.put("memcached.pool.size", "1");
+    d.put("memcached.gutter", "");
+    d.put("gutter.ttl", "10s");
     d.put("namespace", "pc");
     d.put("ttl", "60s");
     d.put("grace", "10m");
@@ -76,6 +78,9 @@ public final class PageCacheConfig {
   final Duration opTimeout;
   final Duration connectTimeout;
   final int poolSize;
+  /** The gutter pool parsed at start-up; null when there is none. */
+  final ServerList gutterList;
+  final Duration gutterTtl;
   final Namespace namespace;
   final Duration ttl;
   final Duration grace;
@@ -128,6 +133,10 @@ public final class PageCacheConfig {
     opTimeout = check(errors, () -> positive("memcached.op.timeout", v), Duration.ofMillis(200));
     connectTimeout = check(errors, () -> positive("memcached.connect.timeout", v), Duration.ofSeconds(1));
     poolSize = check(errors, () -> ParameterValues.positiveInt("memcached.pool.size", v.get("memcached.pool.size"), 64), 1);
+    String gutter = v.get("memcached.gutter").trim();
+    gutterList = gutter.isEmpty() ? null : check(errors, () -> ServerList.parse("memcached.gutter", gutter), null);
+    gutterTtl = check(errors, () -> expiry("gutter.ttl", v), Duration.ofSeconds(10));
+    gutterProblem(serverList, gutterList, gutter).ifPresent(errors::add);
     namespace = check(errors, () -> new Namespace(v.get("namespace").trim()), new Namespace("pc"));
     ttl = check(errors, () -> positive("ttl", v), Duration.ofSeconds(60));
     grace = check(errors, () -> Durations.parse("grace", v.get("grace")), Duration.ofMinutes(10));
@@ -339,6 +348,26 @@ public final class PageCacheConfig {
       errors.add(e.getMessage());
       return fallback;
     }
+  }
+
+  /** A gutter needs a cluster to stand in for, and must not be part of it. */
+  private static java.util.Optional<String> gutterProblem(ServerList cluster, ServerList gutter, String written) {
+    if (gutter == null) {
+      return java.util.Optional.empty();
+    }
+    if (cluster == null) {
+      return java.util.Optional.of("memcached.gutter: '" + written + "' needs memcached.servers: a gutter stands in"
+          + " for failed nodes of a cluster; set memcached.servers too, or leave memcached.gutter empty");
+    }
+    for (int i = 0; i < gutter.size(); i++) {
+      for (int j = 0; j < cluster.size(); j++) {
+        if (gutter.addresses().get(i).equals(cluster.addresses().get(j))) {
+          return java.util.Optional.of("memcached.gutter: '" + gutter.hostPort(i) + "' is also in memcached.servers;"
+              + " gutter nodes must be other memcached servers, kept empty for failures");
+        }
+      }
+    }
+    return java.util.Optional.empty();
   }
 
   private static Duration positive(String name, Map<String, String> v) {

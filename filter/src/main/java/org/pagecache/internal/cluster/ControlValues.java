@@ -1,0 +1,51 @@
+package org.pagecache.internal.cluster;
+
+import java.nio.charset.StandardCharsets;
+import org.pagecache.store.Store;
+
+/** Control values are decimal numbers that only grow; this raises one replica of one. */
+final class ControlValues {
+  private static final int MAX_ATTEMPTS = 10;
+
+  private ControlValues() {}
+
+  /**
+   * Raises the node's value to {@code value} if it holds at most {@code expected} (or nothing);
+   * OVERTAKEN when it holds more than {@code expected} (another writer got there first).
+   */
+  static ClusterStore.Raise raise(Store node, String key, byte[] value, long expected, int ttlSeconds) {
+    long wanted = parse(value);
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      Store.Versioned current = node.gets(key);
+      if (current == null) {
+        if (node.add(key, value, ttlSeconds)) {
+          return ClusterStore.Raise.RAISED;
+        }
+        continue;
+      }
+      long held = parse(current.value());
+      if (held >= wanted) {
+        return held > expected && held != wanted ? ClusterStore.Raise.OVERTAKEN : ClusterStore.Raise.RAISED;
+      }
+      if (held > expected) {
+        return ClusterStore.Raise.OVERTAKEN;
+      }
+      if (node.cas(key, value, current.casUnique(), ttlSeconds)) {
+        return ClusterStore.Raise.RAISED;
+      }
+    }
+    return ClusterStore.Raise.OVERTAKEN;
+  }
+
+  /** A stored number; anything else reads as 0 (the lowest, so it is raised over). */
+  static long parse(byte[] value) {
+    if (value == null) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(new String(value, StandardCharsets.US_ASCII).trim());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+}
