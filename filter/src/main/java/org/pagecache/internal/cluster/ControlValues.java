@@ -10,11 +10,11 @@ final class ControlValues {
   private ControlValues() {}
 
   /**
-   * Raises the node's value to {@code value} if it holds at most {@code expected} (or nothing);
-   * OVERTAKEN when it holds more than {@code expected} (another writer got there first).
+   * Raises the node's value to {@code value} if it holds at most {@code expected} (or nothing: a
+   * node that missed writes is raised with the others); OVERTAKEN when it holds more than
+   * {@code expected}: another writer got there first, and each raise must be its own value.
    */
   static ClusterStore.Raise raise(Store node, String key, byte[] value, long expected, int ttlSeconds) {
-    long wanted = parse(value);
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       Store.Versioned current = node.gets(key);
       if (current == null) {
@@ -24,11 +24,8 @@ final class ControlValues {
         continue;
       }
       long held = parse(current.value());
-      if (held >= wanted) {
-        return held > expected && held != wanted ? ClusterStore.Raise.OVERTAKEN : ClusterStore.Raise.RAISED;
-      }
       if (held > expected) {
-        return ClusterStore.Raise.OVERTAKEN;
+        return ClusterStore.Raise.OVERTAKEN; // another writer since the read: each write its own value
       }
       if (node.cas(key, value, current.casUnique(), ttlSeconds)) {
         return ClusterStore.Raise.RAISED;
