@@ -49,8 +49,11 @@ public final class ClusterStore implements Store {
       Duration connectTimeout, Duration opTimeout, int poolSize, Namespace namespace, Clock clock,
       Duration retryInterval) {}
 
-  /** One node: its name as configured, its weight, its single-server store and how to empty it. */
-  record Member(String name, int weight, Store store, BooleanSupplier empty) {}
+  /**
+   * One node: its name as configured, its weight, its single-server store, what brings it back
+   * into use after an outage, and whether it answered at start-up.
+   */
+  record Member(String name, int weight, Store store, BooleanSupplier rejoin, boolean upAtStart) {}
 
   private record Node(String name, Store store, NodeHealth health, boolean gutter) {}
 
@@ -63,53 +66,56 @@ public final class ClusterStore implements Store {
   private final NodeRing gutterRing;
   private final int gutterTtlSeconds;
   private final KeyKind.Classifier kinds;
+  private final UnexpectedErrors unexpected;
   private final LongAdder ownRoundTrips = new LongAdder();
   private final String description;
 
   ClusterStore(List<Member> main, List<Member> gutter, int gutterTtlSeconds, Namespace namespace, Clock clock,
       long retryMillis) {
-    boolean several = main.size() > 1;
     String whileDown = gutter.isEmpty() ? "its pages go to their handlers" : "its pages live in the gutter";
-    this.main = main.stream().map(m -> new Node(m.name(), m.store(),
-        new NodeHealth(m.name(), clock, retryMillis, several ? rejoinEmptied(m) : () -> true, whileDown), false))
+    this.main = main.stream().map(m -> node(m, new NodeHealth(m.name(), clock, retryMillis, m.rejoin(), whileDown), false))
         .toList();
-    this.gutter = gutter.stream().map(m -> new Node(m.name(), m.store(),
-        new NodeHealth(m.name() + " (gutter)", clock, retryMillis, () -> true, "the pages of failed nodes go to their handlers"),
-        true)).toList();
+    this.gutter = gutter.stream().map(m -> node(m, new NodeHealth(m.name() + " (gutter)", clock, retryMillis, m.rejoin(),
+        "the pages of failed nodes go to their handlers"), true)).toList();
     this.ring = new NodeRing(main.stream().map(Member::name).toList(), main.stream().map(Member::weight).toList());
     this.gutterRing = gutter.isEmpty() ? null
         : new NodeRing(gutter.stream().map(Member::name).toList(), gutter.stream().map(Member::weight).toList());
     this.gutterTtlSeconds = gutterTtlSeconds;
     this.kinds = new KeyKind.Classifier(namespace);
+    this.unexpected = new UnexpectedErrors(clock);
     this.description = "memcached[" + String.join(",", main.stream().map(Member::name).toList()) + "]"
         + (gutter.isEmpty() ? "" : " gutter[" + String.join(",", gutter.stream().map(Member::name).toList()) + "]");
   }
 
   /** Connects one client per node (each connect waits at most the connect timeout). */
   public static ClusterStore connect(Settings s) {
-    List<Member> main = members(s, s.main());
-    List<Member> gutter = s.gutter() == null ? List.of() : members(s, s.gutter());
+    List<Member> main = members(s, s.main(), s.main().size() > 1);
+    List<Member> gutter = s.gutter() == null ? List.of() : members(s, s.gutter(), false);
     return new ClusterStore(main, gutter, (int) Math.max(1, s.gutterTtl().toSeconds()), s.namespace(), s.clock(),
         s.retryInterval().toMillis());
   }
 
-  private static List<Member> members(Settings s, ServerList servers) {
+  private static List<Member> members(Settings s, ServerList servers, boolean emptyOnReturn) {
     List<Member> members = new ArrayList<>();
     int timeout = (int) Math.max(1, s.opTimeout().toMillis());
     for (int i = 0; i < servers.size(); i++) {
       InetSocketAddress address = servers.addresses().get(i);
       ServerList one = new ServerList(List.of(address), List.of(servers.weightList().get(i)));
-      Store store = new MemcachedStore(new MemcachedStore.Settings(one, s.binary(), s.connectTimeout(), s.opTimeout(),
-          s.poolSize()));
-      // Up for the client (its connection is back, and it answers stats), then emptied.
-      BooleanSupplier empty = () -> store.serverStats().get(0).up() && NodeFlush.flushAll(address, timeout);
-      members.add(new Member(servers.hostPort(i), servers.weightList().get(i), store, empty));
+      NodeClient node = NodeClient.connect(servers.hostPort(i), address,
+          new MemcachedStore.Settings(one, s.binary(), s.connectTimeout(), s.opTimeout(), s.poolSize()));
+      // Reachable through a client again (the old connection, or a new one), then emptied.
+      BooleanSupplier rejoin = emptyOnReturn ? () -> node.reconnect() && RawCommands.flushAll(address, timeout)
+          : node::reconnect;
+      members.add(new Member(servers.hostPort(i), servers.weightList().get(i), node, rejoin, node.connected()));
     }
     return members;
   }
 
-  private static BooleanSupplier rejoinEmptied(Member m) {
-    return m.empty();
+  private static Node node(Member m, NodeHealth health, boolean gutter) {
+    if (!m.upAtStart()) {
+      health.forceDown("not reachable at start-up");
+    }
+    return new Node(m.name(), m.store(), health, gutter);
   }
 
   // ---- routing ----
@@ -169,6 +175,9 @@ public final class ClusterStore implements Store {
       node.health.succeeded();
       return result;
     } catch (StoreException e) {
+      if (UnexpectedErrors.unexpected(e)) {
+        unexpected.maybeLog(node.name, e);
+      }
       node.health.failed(cause(e));
       throw e;
     }
