@@ -42,6 +42,7 @@ final class AdminSite implements AutoCloseable {
     private final String servers;
     private String token = TOKEN;
     private boolean signIn = true;
+    private final java.util.Map<String, String> params = new java.util.LinkedHashMap<>();
 
     private Options(String servers) {
       this.servers = servers;
@@ -57,6 +58,12 @@ final class AdminSite implements AutoCloseable {
       return this;
     }
 
+    /** Any other parameter of the site, e.g. {@code memcached.gutter}. */
+    Options set(String name, String value) {
+      params.put(name, value);
+      return this;
+    }
+
     AdminSite start() {
       CachedSite site = new CachedSite(servers)
           .set("admin.token", token)
@@ -69,6 +76,7 @@ final class AdminSite implements AutoCloseable {
           .handler("home", SiteServlets.page(), "/home/*")
           .with(ctx -> JettyServer.servlet(ctx, "pagecache-admin", new PageCacheAdminServlet(), ADMIN + "/*"))
           .with(ctx -> JettyServer.servlet(ctx, "login", new SignInPage(), "/login"));
+      params.forEach(site::set);
       if (signIn) {
         site.with(AdminSite::formSignIn);
       }

@@ -61,6 +61,15 @@ public final class PageCacheMetrics implements MeterBinder {
         .description("1 while memcached is considered down and every request bypasses the cache")
         .register(registry);
     bindNear(registry);
+    for (var node : cache.nodeStates()) {
+      Gauge.builder("pagecache.memcached.node.down", cache, c -> c.nodeStates().stream()
+              .anyMatch(n -> n.name().equals(node.name()) && n.pool().equals(node.pool()) && n.down()) ? 1 : 0)
+          .tag("cache.manager", "pagecache")
+          .tag("node", node.name())
+          .tag("pool", node.pool())
+          .description("1 while this memcached node is down or hung: its keys go to the gutter or their handlers")
+          .register(registry);
+    }
     cache.stats().forEachHandler(h -> bindHandler(registry, h));
     cache.stats().forEachBypassReason((h, reason) -> bindReason(registry, h, reason));
   }
