@@ -49,6 +49,7 @@ public final class PageCacheConfig {
     d.put("memcached.pool.size", "1");
     d.put("memcached.gutter", "");
     d.put("gutter.ttl", "10s");
+    d.put("memcached.pools", "");
     d.put("namespace", "pc");
     d.put("ttl", "60s");
     d.put("grace", "10m");
@@ -81,6 +82,8 @@ public final class PageCacheConfig {
   /** The gutter pool parsed at start-up; null when there is none. */
   final ServerList gutterList;
   final Duration gutterTtl;
+  /** Named pools for the pages of some handlers; empty when none. */
+  final Map<String, ServerList> pools;
   final Namespace namespace;
   final Duration ttl;
   final Duration grace;
@@ -142,6 +145,11 @@ public final class PageCacheConfig {
     grace = check(errors, () -> Durations.parse("grace", v.get("grace")), Duration.ofMinutes(10));
     policies = check(errors, () -> Policies.parse(v.get("policies"), CachePolicy.defaults("", ttl, grace)),
         Policies.parse("", CachePolicy.defaults("", ttl, grace)));
+    pools = check(errors, () -> MemcachedPools.parse(v.get("memcached.pools")), Map.of());
+    String poolProblem = MemcachedPools.problem(pools, serverList, gutterList, policies);
+    if (poolProblem != null) {
+      errors.add(poolProblem);
+    }
     ignoredCookies = check(errors, () -> IgnoredCookies.parse("cookies.ignore", v.get("cookies.ignore")),
         IgnoredCookies.builtIn());
     maxEntrySize = check(errors, () -> entrySize(v.get("max.entry.size")), 1_000_000);

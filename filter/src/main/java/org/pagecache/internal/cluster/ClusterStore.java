@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.pagecache.internal.key.KeyParts;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Namespace;
 import org.pagecache.store.ServerList;
@@ -41,13 +42,25 @@ public final class ClusterStore implements Store {
   /**
    * How to build the cluster.
    *
-   * @param main the cluster ({@code memcached.servers})
+   * @param main the cluster ({@code memcached.servers}): control keys, and the pages of handlers
+   *     without a pool
    * @param gutter the gutter pool ({@code memcached.gutter}), or null for none
    * @param gutterTtl the longest an entry lives in the gutter ({@code gutter.ttl})
+   * @param pools named pools ({@code memcached.pools}) for the pages of some handlers
+   * @param poolByHandler the pool of each handler that has one (policy key {@code pool})
+   * @param defaultPool the pool of every other handler; empty for the main cluster
    */
-  public record Settings(ServerList main, ServerList gutter, Duration gutterTtl, boolean binary,
-      Duration connectTimeout, Duration opTimeout, int poolSize, Namespace namespace, Clock clock,
-      Duration retryInterval) {}
+  public record Settings(ServerList main, ServerList gutter, Duration gutterTtl, Map<String, ServerList> pools,
+      Map<String, String> poolByHandler, String defaultPool, boolean binary, Duration connectTimeout,
+      Duration opTimeout, int poolSize, Namespace namespace, Clock clock, Duration retryInterval) {
+
+    /** A main cluster and a gutter, no named pools. */
+    public Settings(ServerList main, ServerList gutter, Duration gutterTtl, boolean binary, Duration connectTimeout,
+        Duration opTimeout, int poolSize, Namespace namespace, Clock clock, Duration retryInterval) {
+      this(main, gutter, gutterTtl, Map.of(), Map.of(), "", binary, connectTimeout, opTimeout, poolSize, namespace,
+          clock, retryInterval);
+    }
+  }
 
   /**
    * One node: its name as configured, its weight, its single-server store, what brings it back
@@ -55,49 +68,101 @@ public final class ClusterStore implements Store {
    */
   record Member(String name, int weight, Store store, BooleanSupplier rejoin, boolean upAtStart) {}
 
-  private record Node(String name, Store store, NodeHealth health, boolean gutter) {}
+  /**
+   * @param emptiedOnReturn whether the node is emptied before it is used again after an outage
+   *     (so a write it missed cannot come back from it)
+   */
+  private record Node(String name, Store store, NodeHealth health, String pool, boolean emptiedOnReturn) {
+    boolean gutter() {
+      return pool.equals(GUTTER);
+    }
+  }
+
+  /** The nodes of one pool with their ring. */
+  private record Pool(String name, List<Node> nodes, NodeRing ring) {
+    Node owner(String key) {
+      return nodes.get(ring.node(key));
+    }
+  }
 
   /** A node's state as the admin page and the metrics show it. */
   public record NodeState(String name, String pool, boolean down, long outages) {}
 
-  private final List<Node> main;
-  private final List<Node> gutter;
-  private final NodeRing ring;
-  private final NodeRing gutterRing;
+  static final String MAIN = "main";
+  static final String GUTTER = "gutter";
+
+  private final Pool main;
+  private final Pool gutter;
+  private final Map<String, Pool> pools;
+  private final Map<String, String> poolByHandlerPart = new HashMap<>();
+  private final String defaultPool;
   private final int gutterTtlSeconds;
   private final KeyKind.Classifier kinds;
   private final UnexpectedErrors unexpected;
   private final LongAdder ownRoundTrips = new LongAdder();
   private final String description;
 
-  ClusterStore(List<Member> main, List<Member> gutter, int gutterTtlSeconds, Namespace namespace, Clock clock,
-      long retryMillis) {
-    String whileDown = gutter.isEmpty() ? "its pages go to their handlers" : "its pages live in the gutter";
-    this.main = main.stream().map(m -> node(m, new NodeHealth(m.name(), clock, retryMillis, m.rejoin(), whileDown), false))
-        .toList();
-    this.gutter = gutter.stream().map(m -> node(m, new NodeHealth(m.name() + " (gutter)", clock, retryMillis, m.rejoin(),
-        "the pages of failed nodes go to their handlers"), true)).toList();
-    this.ring = new NodeRing(main.stream().map(Member::name).toList(), main.stream().map(Member::weight).toList());
-    this.gutterRing = gutter.isEmpty() ? null
-        : new NodeRing(gutter.stream().map(Member::name).toList(), gutter.stream().map(Member::weight).toList());
-    this.gutterTtlSeconds = gutterTtlSeconds;
-    this.kinds = new KeyKind.Classifier(namespace);
+  private ClusterStore(Settings s, Map<String, List<Member>> members) {
+    Clock clock = s.clock();
+    long retryMillis = s.retryInterval().toMillis();
+    boolean withGutter = members.containsKey(GUTTER);
+    Map<String, Pool> named = new LinkedHashMap<>();
+    Pool mainPool = null;
+    Pool gutterPool = null;
+    for (Map.Entry<String, List<Member>> e : members.entrySet()) {
+      String pool = e.getKey();
+      String whileDown = pool.equals(GUTTER) ? "the pages of failed nodes go to their handlers"
+          : withGutter ? "its pages live in the gutter" : "its pages go to their handlers";
+      // The main cluster holds control keys, which a node of several may have missed; a named pool
+      // holds pages only, but an evict it missed must not come back either.
+      boolean emptied = pool.equals(MAIN) ? e.getValue().size() > 1 : !pool.equals(GUTTER);
+      List<Node> nodes = new ArrayList<>();
+      for (Member m : e.getValue()) {
+        String label = pool.equals(MAIN) ? m.name() : m.name() + " (" + pool + ")";
+        NodeHealth health = new NodeHealth(label, clock, retryMillis, m.rejoin(), whileDown);
+        if (!m.upAtStart()) {
+          health.forceDown("not reachable at start-up");
+        }
+        nodes.add(new Node(m.name(), m.store(), health, pool, emptied));
+      }
+      Pool p = new Pool(pool, List.copyOf(nodes), new NodeRing(e.getValue().stream().map(Member::name).toList(),
+          e.getValue().stream().map(Member::weight).toList()));
+      if (pool.equals(MAIN)) {
+        mainPool = p;
+      } else if (pool.equals(GUTTER)) {
+        gutterPool = p;
+      } else {
+        named.put(pool, p);
+      }
+    }
+    this.main = mainPool;
+    this.gutter = gutterPool;
+    this.pools = named;
+    s.poolByHandler().forEach((handler, pool) -> poolByHandlerPart.put(KeyParts.part(handler), pool));
+    this.defaultPool = s.defaultPool();
+    this.gutterTtlSeconds = (int) Math.max(1, s.gutterTtl().toSeconds());
+    this.kinds = new KeyKind.Classifier(s.namespace());
     this.unexpected = new UnexpectedErrors(clock);
-    this.description = "memcached[" + String.join(",", main.stream().map(Member::name).toList()) + "]"
-        + (gutter.isEmpty() ? "" : " gutter[" + String.join(",", gutter.stream().map(Member::name).toList()) + "]");
+    StringBuilder d = new StringBuilder();
+    members.forEach((pool, list) -> d.append(d.length() == 0 ? "" : " ").append(pool.equals(MAIN) ? "memcached" : pool)
+        .append('[').append(String.join(",", list.stream().map(Member::name).toList())).append(']'));
+    this.description = d.toString();
   }
 
   /** Connects one client per node (each connect waits at most the connect timeout). */
   public static ClusterStore connect(Settings s) {
-    List<Member> main = members(s, s.main(), s.main().size() > 1);
-    List<Member> gutter = s.gutter() == null ? List.of() : members(s, s.gutter(), false);
-    return new ClusterStore(main, gutter, (int) Math.max(1, s.gutterTtl().toSeconds()), s.namespace(), s.clock(),
-        s.retryInterval().toMillis());
+    Map<String, List<Member>> members = new LinkedHashMap<>();
+    int timeout = (int) Math.max(1, s.opTimeout().toMillis());
+    members.put(MAIN, members(s, s.main(), s.main().size() > 1, timeout));
+    if (s.gutter() != null) {
+      members.put(GUTTER, members(s, s.gutter(), false, timeout));
+    }
+    s.pools().forEach((name, servers) -> members.put(name, members(s, servers, true, timeout)));
+    return new ClusterStore(s, members);
   }
 
-  private static List<Member> members(Settings s, ServerList servers, boolean emptyOnReturn) {
+  private static List<Member> members(Settings s, ServerList servers, boolean emptyOnReturn, int timeout) {
     List<Member> members = new ArrayList<>();
-    int timeout = (int) Math.max(1, s.opTimeout().toMillis());
     for (int i = 0; i < servers.size(); i++) {
       InetSocketAddress address = servers.addresses().get(i);
       ServerList one = new ServerList(List.of(address), List.of(servers.weightList().get(i)));
@@ -111,28 +176,34 @@ public final class ClusterStore implements Store {
     return members;
   }
 
-  private static Node node(Member m, NodeHealth health, boolean gutter) {
-    if (!m.upAtStart()) {
-      health.forceDown("not reachable at start-up");
-    }
-    return new Node(m.name(), m.store(), health, gutter);
-  }
-
   // ---- routing ----
 
-  /** The index of the main node that owns the key (tests and benchmarks place keys with it). */
+  /** The index, within its pool, of the node that owns the key (tests and benchmarks place keys with it). */
   public int nodeOf(String key) {
-    return ring.node(key);
+    return poolOf(key).ring.node(key);
+  }
+
+  /** The pool that owns the key: a page of a handler with a pool is there, everything else in the main cluster. */
+  private Pool poolOf(String key) {
+    if (pools.isEmpty()) {
+      return main;
+    }
+    String part = kinds.handlerPartOfPage(key);
+    if (part == null) {
+      return main;
+    }
+    Pool p = pools.get(poolByHandlerPart.getOrDefault(part, defaultPool));
+    return p != null ? p : main;
   }
 
   /** Where a page, lock or counter key is read and written now; null when nowhere. */
   private Node target(String key) {
-    Node owner = main.get(ring.node(key));
+    Node owner = poolOf(key).owner(key);
     if (owner.health.admits()) {
       return owner;
     }
-    if (gutterRing != null && kinds.of(key) == KeyKind.GUTTERABLE) {
-      Node g = gutter.get(gutterRing.node(key));
+    if (gutter != null && kinds.of(key) == KeyKind.GUTTERABLE) {
+      Node g = gutter.owner(key);
       return g.health.admits() ? g : null;
     }
     return null;
@@ -141,17 +212,17 @@ public final class ClusterStore implements Store {
   private Node required(String key) {
     Node node = target(key);
     if (node == null) {
-      Node owner = main.get(ring.node(key));
-      throw new StoreException("memcached " + owner.name + " is down" + (gutterRing == null ? "" : " and so is its gutter"));
+      Node owner = poolOf(key).owner(key);
+      throw new StoreException("memcached " + owner.name + " is down" + (gutter == null ? "" : " and so is its gutter"));
     }
     return node;
   }
 
   /** The main nodes that are up, in the key's ring order: where a control key's replicas are. */
   private List<Node> replicas(String key) {
-    List<Node> up = new ArrayList<>(main.size());
-    for (int i : ring.order(key)) {
-      Node n = main.get(i);
+    List<Node> up = new ArrayList<>(main.nodes.size());
+    for (int i : main.ring.order(key)) {
+      Node n = main.nodes.get(i);
       if (n.health.admits()) {
         up.add(n);
       }
@@ -163,7 +234,7 @@ public final class ClusterStore implements Store {
   }
 
   private int ttlIn(Node node, int ttlSeconds) {
-    if (!node.gutter) {
+    if (!node.gutter()) {
       return ttlSeconds;
     }
     return ttlSeconds == 0 ? gutterTtlSeconds : Math.min(ttlSeconds, gutterTtlSeconds);
@@ -223,7 +294,7 @@ public final class ClusterStore implements Store {
     }
     Node anchor = anchorKey == null ? null : required(anchorKey);
     Node controlNode = firstControl == null ? null
-        : anchor != null && !anchor.gutter ? anchor : replicas(firstControl).get(0);
+        : anchor != null && anchor.pool.equals(MAIN) ? anchor : replicas(firstControl).get(0);
     Map<Node, List<String>> groups = new LinkedHashMap<>();
     List<String> control = new ArrayList<>();
     for (String key : keys) {
@@ -236,7 +307,7 @@ public final class ClusterStore implements Store {
     Map<String, byte[]> found = new HashMap<>();
     groups.forEach((node, group) -> found.putAll(call(node, () -> node.store.getMulti(group))));
     control.removeIf(found::containsKey);
-    if (!control.isEmpty() && main.size() > 1) {
+    if (!control.isEmpty() && main.nodes.size() > 1) {
       Map<String, byte[]> elsewhere = largestElsewhere(control, controlNode);
       found.putAll(elsewhere);
       // Read repair: put it back where it was missing (add: never over a newer one written meanwhile).
@@ -359,7 +430,7 @@ public final class ClusterStore implements Store {
       return everywhere(key, n -> n.store.delete(key));
     }
     Node node = target(key);
-    if (node == null && main.size() > 1 && kinds.of(key) == KeyKind.GUTTERABLE) {
+    if (node == null && kinds.of(key) == KeyKind.GUTTERABLE && poolOf(key).owner(key).emptiedOnReturn()) {
       return false;
     }
     Node sure = node != null ? node : required(key);
@@ -410,24 +481,25 @@ public final class ClusterStore implements Store {
    * of several it is taken down at once, and emptied before it is read again.
    */
   private void missedControlWrite(Node n, StoreException e) {
-    if (main.size() > 1) {
+    if (main.nodes.size() > 1) {
       n.health.forceDown(cause(e));
     }
   }
 
   // ---- state ----
 
-  /** Every node's state, the main cluster first, then the gutter. */
+  /** Every node's state: the main cluster first, then the gutter, then the named pools. */
   public List<NodeState> nodeStates() {
     List<NodeState> states = new ArrayList<>();
-    main.forEach(n -> states.add(new NodeState(n.name, "main", n.health.isDown(), n.health.outages())));
-    gutter.forEach(n -> states.add(new NodeState(n.name, "gutter", n.health.isDown(), n.health.outages())));
+    for (Node n : all()) {
+      states.add(new NodeState(n.name, n.pool, n.health.isDown(), n.health.outages()));
+    }
     return states;
   }
 
   /** True when every node of the main cluster is down. */
   public boolean allDown() {
-    return main.stream().allMatch(n -> n.health.isDown());
+    return main.nodes.stream().allMatch(n -> n.health.isDown());
   }
 
   /** A node that its breaker holds down is reported down, whatever its connection says. */
@@ -462,8 +534,11 @@ public final class ClusterStore implements Store {
   }
 
   private List<Node> all() {
-    List<Node> all = new ArrayList<>(main);
-    all.addAll(gutter);
+    List<Node> all = new ArrayList<>(main.nodes);
+    if (gutter != null) {
+      all.addAll(gutter.nodes);
+    }
+    pools.values().forEach(p -> all.addAll(p.nodes));
     return all;
   }
 

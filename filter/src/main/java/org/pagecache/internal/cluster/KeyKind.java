@@ -22,6 +22,16 @@ enum KeyKind {
       this.prefix = namespace.name() + Namespace.FORMAT + ":";
     }
 
+    /** The handler part of a page key ({@code ns:p:handler:request}), null for any other key. */
+    String handlerPartOfPage(String key) {
+      int at = prefix.length();
+      if (key.length() <= at + 2 || !key.startsWith(prefix) || key.charAt(at) != 'p' || key.charAt(at + 1) != ':') {
+        return null;
+      }
+      int end = key.indexOf(':', at + 2);
+      return end < 0 ? null : key.substring(at + 2, end);
+    }
+
     KeyKind of(String key) {
       if (key.length() <= prefix.length() + 1 || !key.startsWith(prefix) || key.charAt(prefix.length() + 1) != ':') {
         return NODE_ONLY;
