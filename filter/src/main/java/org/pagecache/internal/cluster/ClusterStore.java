@@ -421,20 +421,24 @@ public final class ClusterStore implements Store {
   }
 
   /**
-   * Deleting a page whose node is down succeeds in a cluster of several: the node is emptied
-   * before it is used again, so the page cannot come back.
+   * Deleting a page whose node is down succeeds when that node is emptied before it is used
+   * again (a cluster of several, a named pool): the page cannot come back. Its gutter copy, if
+   * any, is deleted too. A lone node that is down fails the delete, as before.
    */
   @Override
   public boolean delete(String key) {
     if (kinds.of(key) == KeyKind.CONTROL) {
       return everywhere(key, n -> n.store.delete(key));
     }
+    Node owner = poolOf(key).owner(key);
     Node node = target(key);
-    if (node == null && kinds.of(key) == KeyKind.GUTTERABLE && poolOf(key).owner(key).emptiedOnReturn()) {
+    if (node != owner && !owner.emptiedOnReturn()) {
+      throw new StoreException("memcached " + owner.name + " is down: the entry would come back with it");
+    }
+    if (node == null) {
       return false;
     }
-    Node sure = node != null ? node : required(key);
-    return call(sure, () -> sure.store.delete(key));
+    return call(node, () -> node.store.delete(key));
   }
 
   @Override
