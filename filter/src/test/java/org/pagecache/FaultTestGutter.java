@@ -35,6 +35,7 @@ class FaultTestGutter {
 
   private static final int HUNG = 1;
   private static final int PAGES = 300;
+  private static final int CLIENTS = 4;
 
   private CachedSite site(SiteServlets.Handler handler, boolean gutter) {
     String main = memcached.node(0).address() + "," + memcached.node(1).address() + "," + memcached.node(2).address();
@@ -72,7 +73,7 @@ class FaultTestGutter {
     List<String> onHung = pathsOn(site, paths, HUNG);
     assertTrue(!onHung.isEmpty() && onHung.size() < PAGES, "pages spread over the nodes: " + onHung.size());
 
-    try (SiteLoad load = SiteLoad.start(site, 4, paths, Duration.ofSeconds(60))) {
+    try (SiteLoad load = SiteLoad.start(site, CLIENTS, paths, Duration.ofSeconds(60))) {
       Eventually.assertWithin(Duration.ofSeconds(10), "a full pass of hits", () -> load.tally().hits() >= PAGES);
       hang(site, onHung);
       SiteLoad.Tally atDown = load.tally();
@@ -86,8 +87,16 @@ class FaultTestGutter {
       System.out.printf("FaultTestGutter: node 1 holds %d of %d pages; after it was taken out: %d requests,"
           + " %d handler calls (%.1f %%), %d bypasses%n", onHung.size(), PAGES, requests, built,
           100.0 * built / requests, bypassed);
-      assertTrue(built <= onHung.size(), "each page of the hung node built at most once into the gutter: " + built);
-      assertEquals(0, bypassed, "no request of the hung node's pages went to its handler uncached");
+      // Requests in flight when node 1 was taken out (one per client) may still time out and bypass.
+      assertTrue(built <= onHung.size() + CLIENTS, "each page of the hung node built about once into the gutter: " + built);
+      assertTrue(bypassed <= CLIENTS, "only requests caught by the hang itself bypassed: " + bypassed);
+      // From then on, every page is served from the gutter or its own node: nothing is built, nothing bypasses.
+      int callsThen = handler.calls.get();
+      Eventually.assertWithin(Duration.ofSeconds(30), "two more passes over every page",
+          () -> load.tally().requests() >= hung.requests() + 2L * PAGES);
+      SiteLoad.Tally later = load.tally();
+      assertEquals(0, handler.calls.get() - callsThen, "no more builds: " + later);
+      assertEquals(0, label(later, "BYPASS") - label(hung, "BYPASS"), "no more bypasses: " + later);
       FaultSite.assertEveryRequestAnswered(load.stop());
     } finally {
       memcached.node(HUNG).resume();
