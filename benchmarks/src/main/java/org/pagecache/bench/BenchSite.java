@@ -35,15 +35,22 @@ final class BenchSite implements AutoCloseable {
    * @param policy   the policy of handlers "page" and "other", e.g. {@code ttl=10m, grace=10m}
    */
   BenchSite(String servers, String namespace, String policy, BenchServlets.Pages pages, long costMillis) {
+    this(servers, namespace, policy, pages, costMillis, java.util.Map.of());
+  }
+
+  /** The same with more settings of the cache, e.g. {@code memcached.gutter}. */
+  BenchSite(String servers, String namespace, String policy, BenchServlets.Pages pages, long costMillis,
+      java.util.Map<String, String> settings) {
     this.pages = pages;
     this.cachedBackend = new BenchServlets.Backend(pages, costMillis);
     this.otherBackend = new BenchServlets.Backend(pages, costMillis);
     this.uncachedBackend = new BenchServlets.Backend(pages, costMillis);
-    PageCacheConfig config = PageCacheConfig.builder().ignoreEnvironment()
+    PageCacheConfig.Builder builder = PageCacheConfig.builder().ignoreEnvironment()
         .set("memcached.servers", servers)
         .set("namespace", namespace)
-        .set("policies", "page: " + policy + "; other: " + policy)
-        .build();
+        .set("policies", "page: " + policy + "; other: " + policy);
+    settings.forEach(builder::set);
+    PageCacheConfig config = builder.build();
     PageCacheFilter filter = new PageCacheFilter(config);
     jetty = JettyServer.start(ctx -> {
       FilterHolder holder = new FilterHolder(filter);
