@@ -1,6 +1,5 @@
 package org.pagecache.internal.cluster;
 
-import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,10 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import org.pagecache.internal.key.KeyParts;
-import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Namespace;
 import org.pagecache.store.ServerList;
 import org.pagecache.store.Store;
@@ -62,29 +58,6 @@ public final class ClusterStore implements Store {
     }
   }
 
-  /**
-   * One node: its name as configured, its weight, its single-server store, what brings it back
-   * into use after an outage, and whether it answered at start-up.
-   */
-  record Member(String name, int weight, Store store, BooleanSupplier rejoin, boolean upAtStart) {}
-
-  /**
-   * @param emptiedOnReturn whether the node is emptied before it is used again after an outage
-   *     (so a write it missed cannot come back from it)
-   */
-  private record Node(String name, Store store, NodeHealth health, String pool, boolean emptiedOnReturn) {
-    boolean gutter() {
-      return pool.equals(GUTTER);
-    }
-  }
-
-  /** The nodes of one pool with their ring. */
-  private record Pool(String name, List<Node> nodes, NodeRing ring) {
-    Node owner(String key) {
-      return nodes.get(ring.node(key));
-    }
-  }
-
   /** A node's state as the admin page and the metrics show it. */
   public record NodeState(String name, String pool, boolean down, long outages) {}
 
@@ -93,94 +66,43 @@ public final class ClusterStore implements Store {
 
   private final Pool main;
   private final Pool gutter;
-  private final Map<String, Pool> pools;
+  private final Map<String, Pool> pools = new LinkedHashMap<>();
+  private final List<Node> all = new ArrayList<>();
+  private final ControlReplicas control;
   private final Map<String, String> poolByHandlerPart = new HashMap<>();
   private final String defaultPool;
   private final int gutterTtlSeconds;
   private final KeyKind.Classifier kinds;
-  private final UnexpectedErrors unexpected;
   private final LongAdder ownRoundTrips = new LongAdder();
   private final String description;
 
-  private ClusterStore(Settings s, Map<String, List<Member>> members) {
-    Clock clock = s.clock();
-    long retryMillis = s.retryInterval().toMillis();
-    boolean withGutter = members.containsKey(GUTTER);
-    Map<String, Pool> named = new LinkedHashMap<>();
-    Pool mainPool = null;
-    Pool gutterPool = null;
-    for (Map.Entry<String, List<Member>> e : members.entrySet()) {
-      String pool = e.getKey();
-      String whileDown = pool.equals(GUTTER) ? "the pages of failed nodes go to their handlers"
-          : withGutter ? "its pages live in the gutter" : "its pages go to their handlers";
-      // The main cluster holds control keys, which a node of several may have missed; a named pool
-      // holds pages only, but an evict it missed must not come back either.
-      boolean emptied = pool.equals(MAIN) ? e.getValue().size() > 1 : !pool.equals(GUTTER);
-      List<Node> nodes = new ArrayList<>();
-      for (Member m : e.getValue()) {
-        String label = pool.equals(MAIN) ? m.name() : m.name() + " (" + pool + ")";
-        NodeHealth health = new NodeHealth(label, clock, retryMillis, m.rejoin(), whileDown);
-        if (!m.upAtStart()) {
-          health.forceDown("not reachable at start-up");
-        }
-        nodes.add(new Node(m.name(), m.store(), health, pool, emptied));
+  private ClusterStore(Settings s, ClusterNodes nodes) {
+    this.main = nodes.pools.get(MAIN);
+    this.gutter = nodes.pools.get(GUTTER);
+    nodes.pools.forEach((name, pool) -> {
+      all.addAll(pool.nodes());
+      if (!name.equals(MAIN) && !name.equals(GUTTER)) {
+        pools.put(name, pool);
       }
-      Pool p = new Pool(pool, List.copyOf(nodes), new NodeRing(e.getValue().stream().map(Member::name).toList(),
-          e.getValue().stream().map(Member::weight).toList()));
-      if (pool.equals(MAIN)) {
-        mainPool = p;
-      } else if (pool.equals(GUTTER)) {
-        gutterPool = p;
-      } else {
-        named.put(pool, p);
-      }
-    }
-    this.main = mainPool;
-    this.gutter = gutterPool;
-    this.pools = named;
+    });
+    this.control = new ControlReplicas(main);
     s.poolByHandler().forEach((handler, pool) -> poolByHandlerPart.put(KeyParts.part(handler), pool));
     this.defaultPool = s.defaultPool();
     this.gutterTtlSeconds = (int) Math.max(1, s.gutterTtl().toSeconds());
     this.kinds = new KeyKind.Classifier(s.namespace());
-    this.unexpected = new UnexpectedErrors(clock);
-    StringBuilder d = new StringBuilder();
-    members.forEach((pool, list) -> d.append(d.length() == 0 ? "" : " ").append(pool.equals(MAIN) ? "memcached" : pool)
-        .append('[').append(String.join(",", list.stream().map(Member::name).toList())).append(']'));
-    this.description = d.toString();
+    this.description = nodes.description;
   }
 
   /** Connects one client per node (each connect waits at most the connect timeout). */
   public static ClusterStore connect(Settings s) {
-    Map<String, List<Member>> members = new LinkedHashMap<>();
-    int timeout = (int) Math.max(1, s.opTimeout().toMillis());
-    members.put(MAIN, members(s, s.main(), s.main().size() > 1, timeout));
-    if (s.gutter() != null) {
-      members.put(GUTTER, members(s, s.gutter(), false, timeout));
-    }
-    s.pools().forEach((name, servers) -> members.put(name, members(s, servers, true, timeout)));
-    return new ClusterStore(s, members);
-  }
-
-  private static List<Member> members(Settings s, ServerList servers, boolean emptyOnReturn, int timeout) {
-    List<Member> members = new ArrayList<>();
-    for (int i = 0; i < servers.size(); i++) {
-      InetSocketAddress address = servers.addresses().get(i);
-      ServerList one = new ServerList(List.of(address), List.of(servers.weightList().get(i)));
-      NodeClient node = NodeClient.connect(servers.hostPort(i), address,
-          new MemcachedStore.Settings(one, s.binary(), s.connectTimeout(), s.opTimeout(), s.poolSize()));
-      // Reachable through a client again (the old connection, or a new one), then emptied.
-      BooleanSupplier rejoin = emptyOnReturn ? () -> node.reconnect() && RawCommands.flushAll(address, timeout)
-          : node::reconnect;
-      members.add(new Member(servers.hostPort(i), servers.weightList().get(i), node, rejoin, node.connected()));
-    }
-    return members;
+    return new ClusterStore(s, new ClusterNodes(s, new UnexpectedErrors(s.clock())));
   }
 
   // ---- routing ----
 
   /** The index, within its pool, of the node that owns the key (tests and benchmarks place keys with it). */
   public int nodeOf(String key) {
-    return poolOf(key).ring.node(key);
+    return poolOf(key).ring().node(key);
   }
 
   /** The pool that owns the key: a page of a handler with a pool is there, everything else in the main cluster. */
@@ -218,21 +140,6 @@ public final class ClusterStore implements Store {
     return node;
   }
 
-  /** The main nodes that are up, in the key's ring order: where a control key's replicas are. */
-  private List<Node> replicas(String key) {
-    List<Node> up = new ArrayList<>(main.nodes.size());
-    for (int i : main.ring.order(key)) {
-      Node n = main.nodes.get(i);
-      if (n.health.admits()) {
-        up.add(n);
-      }
-    }
-    if (up.isEmpty()) {
-      throw new StoreException(description + ": every node is down");
-    }
-    return up;
-  }
-
   private int ttlIn(Node node, int ttlSeconds) {
     if (!node.gutter()) {
       return ttlSeconds;
@@ -240,42 +147,25 @@ public final class ClusterStore implements Store {
     return ttlSeconds == 0 ? gutterTtlSeconds : Math.min(ttlSeconds, gutterTtlSeconds);
   }
 
-  private <T> T call(Node node, Supplier<T> op) {
-    try {
-      T result = op.get();
-      node.health.succeeded();
-      return result;
-    } catch (StoreException e) {
-      if (UnexpectedErrors.unexpected(e)) {
-        unexpected.maybeLog(node.name, e);
-      }
-      node.health.failed(cause(e));
-      throw e;
-    }
-  }
-
-  /** The reason without the key (the log line names the node). */
-  private static String cause(StoreException e) {
-    String message = String.valueOf(e.getMessage());
-    int at = message.indexOf("failed: ");
-    return at >= 0 ? message.substring(at + "failed: ".length()) : message;
+  private boolean isControl(String key) {
+    return kinds.of(key) == KeyKind.CONTROL;
   }
 
   // ---- reads ----
 
   @Override
   public byte[] get(String key) {
-    if (kinds.of(key) == KeyKind.CONTROL) {
+    if (isControl(key)) {
       return getMulti(List.of(key)).get(key);
     }
     Node node = required(key);
-    return call(node, () -> node.store.get(key));
+    return node.call(() -> node.store.get(key));
   }
 
   /**
    * One call per node involved. Control keys are read from the node of the call's first other
-   * key, so a page and its handler's token are one round trip; a control key that node lacks
-   * (emptied or evicted) is read from the other nodes.
+   * key when it is a main node, so a page and its handler's token are one round trip; a control
+   * key that node lacks (emptied or evicted) is read from the other nodes.
    */
   @Override
   public Map<String, byte[]> getMulti(Collection<String> keys) {
@@ -283,110 +173,54 @@ public final class ClusterStore implements Store {
       ownRoundTrips.increment();
       return new HashMap<>();
     }
-    String anchorKey = null;
-    String firstControl = null;
-    for (String key : keys) {
-      if (kinds.of(key) != KeyKind.CONTROL) {
-        anchorKey = anchorKey == null ? key : anchorKey;
-      } else {
-        firstControl = firstControl == null ? key : firstControl;
-      }
-    }
+    String anchorKey = keys.stream().filter(k -> !isControl(k)).findFirst().orElse(null);
+    String firstControl = keys.stream().filter(this::isControl).findFirst().orElse(null);
     Node anchor = anchorKey == null ? null : required(anchorKey);
-    Node controlNode = firstControl == null ? null
-        : anchor != null && anchor.pool.equals(MAIN) ? anchor : replicas(firstControl).get(0);
+    Node controlNode = firstControl == null ? null : anchor != null && anchor.main() ? anchor : control.up(firstControl).get(0);
     Map<Node, List<String>> groups = new LinkedHashMap<>();
-    List<String> control = new ArrayList<>();
+    List<String> controlKeys = new ArrayList<>();
     for (String key : keys) {
-      boolean isControl = kinds.of(key) == KeyKind.CONTROL;
+      boolean isControl = isControl(key);
       if (isControl) {
-        control.add(key);
+        controlKeys.add(key);
       }
       groups.computeIfAbsent(isControl ? controlNode : required(key), n -> new ArrayList<>()).add(key);
     }
     Map<String, byte[]> found = new HashMap<>();
-    groups.forEach((node, group) -> found.putAll(call(node, () -> node.store.getMulti(group))));
-    control.removeIf(found::containsKey);
-    if (!control.isEmpty() && main.nodes.size() > 1) {
-      Map<String, byte[]> elsewhere = largestElsewhere(control, controlNode);
-      found.putAll(elsewhere);
-      // Read repair: put it back where it was missing (add: never over a newer one written meanwhile).
-      elsewhere.forEach((key, value) -> {
-        try {
-          call(controlNode, () -> controlNode.store.add(key, value, 0));
-        } catch (StoreException e) {
-          // the next read repairs it
-        }
-      });
-    }
+    groups.forEach((node, group) -> found.putAll(node.call(() -> node.store.getMulti(group))));
+    controlKeys.removeIf(found::containsKey);
+    found.putAll(control.fillIn(controlKeys, controlNode));
     return found;
   }
 
-  /** The largest value of each control key on the nodes that are up other than {@code except}. */
-  private Map<String, byte[]> largestElsewhere(List<String> keys, Node except) {
-    Map<String, byte[]> largest = new HashMap<>();
-    for (Node n : replicas(keys.get(0))) {
-      if (n == except) {
-        continue;
-      }
-      try {
-        call(n, () -> n.store.getMulti(keys)).forEach((key, value) -> largest.merge(key, value,
-            (a, b) -> ControlValues.parse(a) >= ControlValues.parse(b) ? a : b));
-      } catch (StoreException e) {
-        // the value from the nodes that answered; none at all reads as missing, as before
-      }
-    }
-    return largest;
-  }
-
-  /** For a control key: the largest value any node that is up holds, its own value as cas unique. */
+  /** For a control key: the largest value any node that is up holds, that value also as its cas unique. */
   @Override
   public Versioned gets(String key) {
-    if (kinds.of(key) != KeyKind.CONTROL) {
-      Node node = required(key);
-      return call(node, () -> node.store.gets(key));
+    if (isControl(key)) {
+      return control.largest(key);
     }
-    Versioned best = null;
-    long bestValue = -1;
-    StoreException failure = null;
-    int answered = 0;
-    for (Node n : replicas(key)) {
-      try {
-        Versioned v = call(n, () -> n.store.gets(key));
-        answered++;
-        long value = v == null ? -1 : ControlValues.parse(v.value());
-        if (v != null && value > bestValue) {
-          bestValue = value;
-          best = new Versioned(v.value(), value);
-        }
-      } catch (StoreException e) {
-        failure = e;
-      }
-    }
-    if (answered == 0) {
-      throw failure;
-    }
-    return best;
+    Node node = required(key);
+    return node.call(() -> node.store.gets(key));
   }
 
   // ---- writes ----
 
   @Override
   public boolean set(String key, byte[] value, int ttlSeconds) {
-    if (kinds.of(key) == KeyKind.CONTROL) {
-      return everywhere(key, n -> n.store.set(key, value, ttlSeconds));
+    if (isControl(key)) {
+      return control.everywhere(key, n -> n.store.set(key, value, ttlSeconds));
     }
     Node node = required(key);
-    return call(node, () -> node.store.set(key, value, ttlIn(node, ttlSeconds)));
+    return node.call(() -> node.store.set(key, value, ttlIn(node, ttlSeconds)));
   }
 
   @Override
   public boolean add(String key, byte[] value, int ttlSeconds) {
-    if (kinds.of(key) == KeyKind.CONTROL) {
-      return everywhere(key, n -> n.store.add(key, value, ttlSeconds));
+    if (isControl(key)) {
+      return control.everywhere(key, n -> n.store.add(key, value, ttlSeconds));
     }
     Node node = required(key);
-    return call(node, () -> node.store.add(key, value, ttlIn(node, ttlSeconds)));
+    return node.call(() -> node.store.add(key, value, ttlIn(node, ttlSeconds)));
   }
 
   /**
@@ -396,28 +230,11 @@ public final class ClusterStore implements Store {
    */
   @Override
   public boolean cas(String key, byte[] value, long casUnique, int ttlSeconds) {
-    if (kinds.of(key) != KeyKind.CONTROL) {
-      Node node = required(key);
-      return call(node, () -> node.store.cas(key, value, casUnique, ttlIn(node, ttlSeconds)));
+    if (isControl(key)) {
+      return control.raise(key, value, casUnique, ttlSeconds);
     }
-    boolean raised = false;
-    StoreException failure = null;
-    for (Node n : replicas(key)) {
-      try {
-        Raise r = call(n, () -> ControlValues.raise(n.store, key, value, casUnique, ttlSeconds));
-        if (r == Raise.OVERTAKEN) {
-          return raised;
-        }
-        raised = true;
-      } catch (StoreException e) {
-        missedControlWrite(n, e);
-        failure = e;
-      }
-    }
-    if (!raised && failure != null) {
-      throw failure;
-    }
-    return raised;
+    Node node = required(key);
+    return node.call(() -> node.store.cas(key, value, casUnique, ttlIn(node, ttlSeconds)));
   }
 
   /**
@@ -427,90 +244,52 @@ public final class ClusterStore implements Store {
    */
   @Override
   public boolean delete(String key) {
-    if (kinds.of(key) == KeyKind.CONTROL) {
-      return everywhere(key, n -> n.store.delete(key));
+    if (isControl(key)) {
+      return control.everywhere(key, n -> n.store.delete(key));
     }
     Node owner = poolOf(key).owner(key);
     Node node = target(key);
-    if (node != owner && !owner.emptiedOnReturn()) {
+    if (node != owner && !owner.emptiedOnReturn) {
       throw new StoreException("memcached " + owner.name + " is down: the entry would come back with it");
     }
-    if (node == null) {
-      return false;
-    }
-    return call(node, () -> node.store.delete(key));
+    return node != null && node.call(() -> node.store.delete(key));
   }
 
   @Override
   public long incr(String key, long delta, long initial, int ttlSeconds) {
     Node node = required(key);
-    return call(node, () -> node.store.incr(key, delta, initial, ttlIn(node, ttlSeconds)));
+    return node.call(() -> node.store.incr(key, delta, initial, ttlIn(node, ttlSeconds)));
   }
 
   @Override
   public long decr(String key, long delta, long initial, int ttlSeconds) {
     Node node = required(key);
-    return call(node, () -> node.store.decr(key, delta, initial, ttlIn(node, ttlSeconds)));
+    return node.call(() -> node.store.decr(key, delta, initial, ttlIn(node, ttlSeconds)));
   }
 
   @Override
   public boolean touch(String key, int ttlSeconds) {
     Node node = required(key);
-    return call(node, () -> node.store.touch(key, ttlIn(node, ttlSeconds)));
-  }
-
-  /** Runs a write on every node that is up; the first node's answer; fails only if all fail. */
-  private boolean everywhere(String key, java.util.function.Predicate<Node> op) {
-    Boolean first = null;
-    StoreException failure = null;
-    for (Node n : replicas(key)) {
-      try {
-        boolean result = call(n, () -> op.test(n));
-        if (first == null) {
-          first = result;
-        }
-      } catch (StoreException e) {
-        missedControlWrite(n, e);
-        failure = e;
-      }
-    }
-    if (first == null) {
-      throw failure;
-    }
-    return first;
-  }
-
-  /**
-   * A node that missed a control write would answer an older token or tag version: in a cluster
-   * of several it is taken down at once, and emptied before it is read again.
-   */
-  private void missedControlWrite(Node n, StoreException e) {
-    if (main.nodes.size() > 1) {
-      n.health.forceDown(cause(e));
-    }
+    return node.call(() -> node.store.touch(key, ttlIn(node, ttlSeconds)));
   }
 
   // ---- state ----
 
   /** Every node's state: the main cluster first, then the gutter, then the named pools. */
   public List<NodeState> nodeStates() {
-    List<NodeState> states = new ArrayList<>();
-    for (Node n : all()) {
-      states.add(new NodeState(n.name, n.pool, n.health.isDown(), n.health.outages()));
-    }
-    return states;
+    return all.stream().map(n -> new NodeState(n.name, n.pool, n.health.isDown(), n.health.outages())).toList();
   }
 
   /** True when every node of the main cluster is down. */
   public boolean allDown() {
-    return main.nodes.stream().allMatch(n -> n.health.isDown());
+    return main.nodes().stream().allMatch(n -> n.health.isDown());
   }
 
   /** A node that its breaker holds down is reported down, whatever its connection says. */
   @Override
   public List<ServerStats> serverStats() {
     List<ServerStats> stats = new ArrayList<>();
-    for (Node n : all()) {
+    for (Node n : all) {
       for (ServerStats s : n.store.serverStats()) {
         stats.add(n.health.isDown() ? new ServerStats(s.address(), false, Map.of(), Map.of()) : s);
       }
@@ -521,7 +300,7 @@ public final class ClusterStore implements Store {
   @Override
   public long roundTrips() {
     long sum = ownRoundTrips.sum();
-    for (Node n : all()) {
+    for (Node n : all) {
       sum += n.store.roundTrips();
     }
     return sum;
@@ -534,18 +313,6 @@ public final class ClusterStore implements Store {
 
   @Override
   public void close() {
-    all().forEach(n -> n.store.close());
+    all.forEach(n -> n.store.close());
   }
-
-  private List<Node> all() {
-    List<Node> all = new ArrayList<>(main.nodes);
-    if (gutter != null) {
-      all.addAll(gutter.nodes);
-    }
-    pools.values().forEach(p -> all.addAll(p.nodes));
-    return all;
-  }
-
-  /** How a conditional raise of one replica ended. */
-  enum Raise { RAISED, OVERTAKEN }
 }

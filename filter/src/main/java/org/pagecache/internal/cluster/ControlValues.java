@@ -9,29 +9,32 @@ final class ControlValues {
 
   private ControlValues() {}
 
+  /** How a conditional raise of one replica ended. */
+  enum Raise { RAISED, OVERTAKEN }
+
   /**
    * Raises the node's value to {@code value} if it holds at most {@code expected} (or nothing: a
    * node that missed writes is raised with the others); OVERTAKEN when it holds more than
    * {@code expected}: another writer got there first, and each raise must be its own value.
    */
-  static ClusterStore.Raise raise(Store node, String key, byte[] value, long expected, int ttlSeconds) {
+  static Raise raise(Store node, String key, byte[] value, long expected, int ttlSeconds) {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       Store.Versioned current = node.gets(key);
       if (current == null) {
         if (node.add(key, value, ttlSeconds)) {
-          return ClusterStore.Raise.RAISED;
+          return Raise.RAISED;
         }
         continue;
       }
       long held = parse(current.value());
       if (held > expected) {
-        return ClusterStore.Raise.OVERTAKEN; // another writer since the read: each write its own value
+        return Raise.OVERTAKEN; // another writer since the read: each write its own value
       }
       if (node.cas(key, value, current.casUnique(), ttlSeconds)) {
-        return ClusterStore.Raise.RAISED;
+        return Raise.RAISED;
       }
     }
-    return ClusterStore.Raise.OVERTAKEN;
+    return Raise.OVERTAKEN;
   }
 
   /** A stored number; anything else reads as 0 (the lowest, so it is raised over). */
