@@ -169,21 +169,42 @@ class ClusterStoreTest {
   void aFailedNodesPagesAndLocksLiveInTheGutterForGutterTtlAtMost() {
     ClusterStore s = cluster(true);
     String page1 = pageOn(s, HUNG);
-    String lock1 = ns.lock(page1);
+    String lock1 = lockOn(s, HUNG);
     hang(s, page1);
+    // Another JVM, started during the hang: it finds node 1 not answering.
+    ClusterStore other = ClusterStore.connect(new ClusterStore.Settings(ServerList.parse("memcached.servers",
+        memcached.node(0).address() + "," + memcached.node(1).address() + "," + memcached.node(2).address()),
+        ServerList.parse("memcached.gutter", memcached.node(GUTTER).address()), Duration.ofSeconds(3), false,
+        Duration.ofSeconds(1), OP_TIMEOUT, 1, ns, clock, Duration.ofSeconds(1)));
+    try {
+      assertTrue(other.nodeStates().get(HUNG).down(), "down from the start: " + other.nodeStates());
 
-    assertNull(s.get(page1), "a miss in the gutter, not a failure");
-    assertTrue(s.set(page1, bytes("built during the hang"), 600));
-    assertTrue(s.add(ns.lock(page1), bytes("me"), 10) || s.nodeOf(lock1) != HUNG);
-    assertFalse(s.nodeOf(lock1) == HUNG && s.add(lock1, bytes("someone else"), 10), "the lock works in the gutter");
+      assertNull(s.get(page1), "a miss in the gutter, not a failure");
+      assertTrue(s.set(page1, bytes("built during the hang"), 600));
+      assertTrue(s.add(lock1, bytes("this JVM"), 10), "the rebuild lock, taken in the gutter");
+      assertFalse(other.add(lock1, bytes("the other JVM"), 10), "one builder across JVMs");
 
-    assertArrayEquals(bytes("built during the hang"), s.get(page1));
-    assertArrayEquals(bytes("built during the hang"), memcached.text(GUTTER).getBytes(page1));
-    long ttl = memcached.text(GUTTER).secondsToLive(page1);
-    assertTrue(ttl > 0 && ttl <= 3, "gutter.ttl caps the page's 600 s: " + ttl);
-    // Counters do not move to the gutter: a count kept there would be lost after gutter.ttl.
-    String counter = counterOn(s, HUNG);
-    assertThrows(StoreException.class, () -> s.incr(counter, 1, 1, 0));
+      assertArrayEquals(bytes("built during the hang"), other.get(page1), "the other JVM reads it there too");
+      assertArrayEquals(bytes("built during the hang"), memcached.text(GUTTER).getBytes(page1));
+      long ttl = memcached.text(GUTTER).secondsToLive(page1);
+      assertTrue(ttl > 0 && ttl <= 3, "gutter.ttl caps the page's 600 s: " + ttl);
+      // Counters do not move to the gutter: a count kept there would be lost after gutter.ttl.
+      String counter = counterOn(s, HUNG);
+      assertThrows(StoreException.class, () -> s.incr(counter, 1, 1, 0));
+    } finally {
+      other.close();
+    }
+  }
+
+  /** A rebuild lock key whose owner is node {@code node}. */
+  private String lockOn(ClusterStore s, int node) {
+    for (int i = 0; i < 10_000; i++) {
+      String key = ns.lock(ns.page("h", "/locked/" + i));
+      if (s.nodeOf(key) == node) {
+        return key;
+      }
+    }
+    throw new AssertionError("no lock key on node " + node);
   }
 
   @Test
