@@ -21,7 +21,8 @@ import org.pagecache.store.StoreException;
  * <ul>
  *   <li>a node that hangs or refuses is taken out by its own breaker ({@link NodeHealth}); keys on
  *       the other nodes keep their single round trip (xmemcached's multi-get is all or nothing
- *       across servers, so a multi-get is split here per node instead);
+ *       across servers, so a multi-get is split here per node instead: one round trip per node
+ *       involved, one after the other; the page lookup involves one);
  *   <li>its keys are not rehashed onto the healthy nodes: pages and locks go to the gutter pool
  *       with a short lifetime (Facebook's memcache paper, §3.3), or, without one, fail so only
  *       that node's pages reach their handlers; counters fail (they fail open);
