@@ -17,7 +17,7 @@ import org.pagecache.internal.stats.CacheStats;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.Counters;
-import org.pagecache.internal.cluster.ClusterStore;
+import org.pagecache.internal.nodes.ClusterStore;
 import org.pagecache.internal.counters.VisitorId;
 import org.pagecache.internal.freshness.RebuildLock;
 import org.pagecache.internal.freshness.TagVersions;

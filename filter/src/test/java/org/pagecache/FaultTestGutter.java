@@ -15,7 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.internal.cluster.ClusterStore;
+import org.pagecache.internal.nodes.ClusterStore;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.MemcachedExtension;
 

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
-import org.pagecache.internal.cluster.ClusterStore;
+import org.pagecache.internal.nodes.ClusterStore;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 import org.slf4j.Logger;

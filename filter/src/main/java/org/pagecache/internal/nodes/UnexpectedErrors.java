@@ -1,4 +1,4 @@
-package org.pagecache.internal.cluster;
+package org.pagecache.internal.nodes;
 
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,4 +1,4 @@
-package org.pagecache.internal.cluster;
+package org.pagecache.internal.nodes;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;

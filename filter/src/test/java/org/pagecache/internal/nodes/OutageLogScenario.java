@@ -1,4 +1,4 @@
-package org.pagecache.internal.cluster;
+package org.pagecache.internal.nodes;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -1,4 +1,4 @@
-package org.pagecache.internal.cluster;
+package org.pagecache.internal.nodes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
