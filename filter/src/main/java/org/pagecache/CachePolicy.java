@@ -56,6 +56,8 @@ import org.pagecache.internal.config.Specs;
  * @param strictHeaders true ({@code headers=strict}): a page whose handler read a request header
  *     that is not in the key is not stored; false: it is only reported
  * @param harmless request header names (lower case) the handler reads that do not change its pages
+ * @param pool the memcached pool of the handler's pages ({@code memcached.pools}); empty for the
+ *     main cluster
  */
 public record CachePolicy(
     String handler,
@@ -72,12 +74,13 @@ public record CachePolicy(
     boolean enabled,
     CookieRule cookies,
     boolean strictHeaders,
-    List<String> harmless) {
+    List<String> harmless,
+    String pool) {
 
   /** The statuses cached when a policy sets no {@code statuses}: 200, 203, 300, 301 and 308. */
   public static final Set<Integer> DEFAULT_STATUSES = Set.of(200, 203, 300, 301, 308);
   private static final String KEYS = "ttl, grace, vary, statuses, paths, cache-control, ttl-max, authorized,"
-      + " sessions, early-refresh, enabled, cookies, headers, harmless";
+      + " sessions, early-refresh, enabled, cookies, headers, harmless, pool";
 
   /**
    * Copies the lists and the set, so a policy never changes once made. Values are not checked
@@ -93,13 +96,13 @@ public record CachePolicy(
   /** The policy every handler gets unless configured otherwise. */
   public static CachePolicy defaults(String handler, Duration ttl, Duration grace) {
     return new CachePolicy(handler, ttl, grace, List.of(), DEFAULT_STATUSES, List.of(), false,
-        Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of());
+        Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of(), "");
   }
 
   /** This policy under another handler's name (a configured default applied to a handler). */
   CachePolicy named(String name) {
     return new CachePolicy(name, ttl, grace, vary, statuses, paths, honorCacheControl, ttlMax, allowAuthorized,
-        allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless);
+        allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless, pool);
   }
 
   /**
@@ -127,6 +130,7 @@ public record CachePolicy(
     CookieRule cookies = this.cookies;
     boolean strict = strictHeaders;
     List<String> harmless = this.harmless;
+    String pool = this.pool;
     for (Specs.Item item : Specs.keyValues(spec)) {
       if (!item.wellFormed()) {
         throw new IllegalArgumentException(param + ": '" + item.text()
@@ -150,6 +154,7 @@ public record CachePolicy(
         case "cookies" -> cookies = CookieRule.parse(p, value);
         case "headers" -> strict = headersMode(p, value);
         case "harmless" -> harmless = headerNames(p, value);
+        case "pool" -> pool = poolName(p, value);
         default -> throw new IllegalArgumentException(p + ": unknown key '" + key
             + "'; keys: " + KEYS);
       }
@@ -158,7 +163,7 @@ public record CachePolicy(
       throw new IllegalArgumentException(param + ".ttl: '0s' must be at least 1s; use enabled=false to turn caching off");
     }
     return new CachePolicy(handler, ttl, grace, vary, statuses, paths, cc, ttlMax, auth, sessions, early, enabled,
-        cookies, strict, harmless);
+        cookies, strict, harmless, pool);
   }
 
   /** The policy in its own spec syntax, for the admin page and logs. */
@@ -174,7 +179,17 @@ public record CachePolicy(
         + (enabled ? "" : ", enabled=false")
         + ", cookies=" + cookies.spec()
         + (strictHeaders ? ", headers=strict" : "")
-        + (harmless.isEmpty() ? "" : ", harmless=" + String.join("|", harmless));
+        + (harmless.isEmpty() ? "" : ", harmless=" + String.join("|", harmless))
+        + (pool.isEmpty() ? "" : ", pool=" + pool);
+  }
+
+  /** A pool's name as {@code memcached.pools} defines them; whether it is defined is checked at start-up. */
+  private static String poolName(String param, String value) {
+    if (!value.matches("[a-z0-9_-]{1,32}")) {
+      throw new IllegalArgumentException(param + ": '" + value
+          + "' is not a pool name; use 1 to 32 characters of a-z 0-9 _ - as defined in memcached.pools");
+    }
+    return value;
   }
 
   private static boolean headersMode(String param, String value) {

@@ -18,6 +18,7 @@ import java.util.function.Function;
 import org.pagecache.internal.cluster.ClusterState;
 import org.pagecache.internal.cluster.Delivery;
 import org.pagecache.counters.Counters;
+import org.pagecache.internal.nodes.ClusterStore;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.store.LocalStore;
 import org.pagecache.store.MemcachedStore;
@@ -86,9 +87,10 @@ public final class PageCache implements AutoCloseable {
           + " refreshes, locks and counters do not reach other servers. Set PAGECACHE_MEMCACHED_SERVERS=host:port,...");
       return new LocalStore(config.clock, 64L * 1024 * 1024);
     }
-    MemcachedStore.Settings settings = new MemcachedStore.Settings(config.serverList, config.binaryProtocol,
-        config.connectTimeout, config.opTimeout, config.poolSize);
-    Store s = new MemcachedStore(settings);
+    // One client per node behind this class's own ring: each node judged on its own (docs/failures.md).
+    Store s = ClusterStore.connect(new ClusterStore.Settings(config.serverList, config.gutterList, config.gutterTtl,
+        config.pools, config.policies.pools(), config.policies.defaultPool(), config.binaryProtocol, config.connectTimeout, config.opTimeout, config.poolSize, config.namespace,
+        config.clock, config.retryInterval));
     log.info("pagecache: using {}", s.describe());
     return s;
   }
@@ -529,7 +531,27 @@ public final class PageCache implements AutoCloseable {
     return ClusterStatus.of(engine.clusters.status());
   }
 
-  /** Whether memcached is currently considered down (circuit open). */
+  /**
+   * Each memcached node's state (main cluster, then gutter); empty for the in-process store or a
+   * store given to the configuration.
+   */
+  public List<NodeState> nodeStates() {
+    ClusterStore cluster = engine.store.cluster();
+    return cluster == null ? List.of() : cluster.nodeStates().stream()
+        .map(n -> new NodeState(n.name(), n.pool(), n.down(), n.outages())).toList();
+  }
+
+  /**
+   * One memcached node at one moment.
+   *
+   * @param name its address, as {@code memcached.servers} (or the gutter or a pool) lists it
+   * @param pool {@code main}, {@code gutter} or the name of its {@code memcached.pools} pool
+   * @param down whether it is taken out now (down or hung): its keys go to the gutter or their handlers
+   * @param outages how many times it was taken out since start-up
+   */
+  public record NodeState(String name, String pool, boolean down, long outages) {}
+
+  /** Whether memcached is currently considered down (circuit open; with a cluster: every node down). */
   public boolean storeDown() {
     return engine.store.isDown();
   }

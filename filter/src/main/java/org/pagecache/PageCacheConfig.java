@@ -53,6 +53,9 @@ public final class PageCacheConfig {
     d.put("memcached.remote.backlog", "10000");
     d.put("memcached.warm.from", "");
     d.put("memcached.warm.for", "30m");
+    d.put("memcached.gutter", "");
+    d.put("gutter.ttl", "10s");
+    d.put("memcached.pools", "");
     d.put("namespace", "pc");
     d.put("ttl", "60s");
     d.put("grace", "10m");
@@ -84,6 +87,11 @@ public final class PageCacheConfig {
   final int poolSize;
   /** The other clusters and the warm-up (issue 19): memcached.remote, .remote.backlog, .warm.from, .warm.for. */
   final ClusterSettings clusters;
+  /** The gutter pool parsed at start-up; null when there is none. */
+  final ServerList gutterList;
+  final Duration gutterTtl;
+  /** Named pools for the pages of some handlers; empty when none. */
+  final Map<String, ServerList> pools;
   final Namespace namespace;
   final Duration ttl;
   final Duration grace;
@@ -138,11 +146,20 @@ public final class PageCacheConfig {
     poolSize = check(errors, () -> ParameterValues.positiveInt("memcached.pool.size", v.get("memcached.pool.size"), 64), 1);
     clusters = check(errors, () -> ClusterSettings.parse(v.get("memcached.remote"), v.get("memcached.remote.backlog"),
         v.get("memcached.warm.from"), v.get("memcached.warm.for"), serverList), ClusterSettings.NONE);
+    String gutter = v.get("memcached.gutter").trim();
+    gutterList = gutter.isEmpty() ? null : check(errors, () -> ServerList.parse("memcached.gutter", gutter), null);
+    gutterTtl = check(errors, () -> expiry("gutter.ttl", v), Duration.ofSeconds(10));
+    gutterProblem(serverList, gutterList, gutter).ifPresent(errors::add);
     namespace = check(errors, () -> new Namespace(v.get("namespace").trim()), new Namespace("pc"));
     ttl = check(errors, () -> positive("ttl", v), Duration.ofSeconds(60));
     grace = check(errors, () -> Durations.parse("grace", v.get("grace")), Duration.ofMinutes(10));
     policies = check(errors, () -> Policies.parse(v.get("policies"), CachePolicy.defaults("", ttl, grace)),
         Policies.parse("", CachePolicy.defaults("", ttl, grace)));
+    pools = check(errors, () -> MemcachedPools.parse(v.get("memcached.pools")), Map.of());
+    String poolProblem = MemcachedPools.problem(pools, serverList, gutterList, policies);
+    if (poolProblem != null) {
+      errors.add(poolProblem);
+    }
     ignoredCookies = check(errors, () -> IgnoredCookies.parse("cookies.ignore", v.get("cookies.ignore")),
         IgnoredCookies.builtIn());
     maxEntrySize = check(errors, () -> entrySize(v.get("max.entry.size")), 1_000_000);
@@ -349,6 +366,26 @@ public final class PageCacheConfig {
       errors.add(e.getMessage());
       return fallback;
     }
+  }
+
+  /** A gutter needs a cluster to stand in for, and must not be part of it. */
+  private static java.util.Optional<String> gutterProblem(ServerList cluster, ServerList gutter, String written) {
+    if (gutter == null) {
+      return java.util.Optional.empty();
+    }
+    if (cluster == null) {
+      return java.util.Optional.of("memcached.gutter: '" + written + "' needs memcached.servers: a gutter stands in"
+          + " for failed nodes of a cluster; set memcached.servers too, or leave memcached.gutter empty");
+    }
+    for (int i = 0; i < gutter.size(); i++) {
+      for (int j = 0; j < cluster.size(); j++) {
+        if (gutter.addresses().get(i).equals(cluster.addresses().get(j))) {
+          return java.util.Optional.of("memcached.gutter: '" + gutter.hostPort(i) + "' is also in memcached.servers;"
+              + " gutter nodes must be other memcached servers, kept empty for failures");
+        }
+      }
+    }
+    return java.util.Optional.empty();
   }
 
   private static Duration positive(String name, Map<String, String> v) {

@@ -108,6 +108,22 @@ final class Policies {
     return all.values();
   }
 
+  /** The pool of each configured handler whose pages live in a named pool. */
+  Map<String, String> pools() {
+    Map<String, String> pools = new LinkedHashMap<>();
+    byHandler.forEach((handler, p) -> {
+      if (!p.pool().isEmpty()) {
+        pools.put(handler, p.pool());
+      }
+    });
+    return pools;
+  }
+
+  /** The pool of every handler without a policy of its own ({@code default: pool=...}); empty for the main cluster. */
+  String defaultPool() {
+    return defaults.pool();
+  }
+
   boolean configured(String handler) {
     return byHandler.containsKey(handler) || derived.containsKey(handler);
   }

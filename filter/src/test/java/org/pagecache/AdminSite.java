@@ -49,7 +49,7 @@ final class AdminSite implements AutoCloseable {
       this.servers = servers;
     }
 
-    /** One more setting of the site, e.g. {@code memcached.remote}. */
+    /** One more setting of the site, e.g. {@code memcached.remote} or {@code memcached.gutter}. */
     Options set(String name, String value) {
       settings.put(name, value);
       return this;

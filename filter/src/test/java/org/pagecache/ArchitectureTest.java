@@ -55,6 +55,7 @@ class ArchitectureTest {
       Map.entry("org.pagecache.counters", 3),
       // the engine's view of the store: stored pages, the circuit breaker
       Map.entry("org.pagecache.internal.store", 2),
+      Map.entry("org.pagecache.internal.nodes", 2),
       // the Store SPI and its implementations
       Map.entry("org.pagecache.store", 1),
       // text rules every layer shares, importing nothing of pagecache

@@ -18,7 +18,12 @@ final class BenchMemcached implements AutoCloseable {
   private final MemcachedExtension nodes;
 
   BenchMemcached(int count) {
-    nodes = MemcachedExtension.nodes(count);
+    this(count, 64);
+  }
+
+  /** {@code count} nodes of {@code memoryMb} each ({@code -m}). */
+  BenchMemcached(int count, int memoryMb) {
+    nodes = MemcachedExtension.nodes(count).memoryMb(memoryMb);
     nodes.beforeAll(null);
   }
 

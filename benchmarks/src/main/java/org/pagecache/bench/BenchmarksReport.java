@@ -40,7 +40,8 @@ public final class BenchmarksReport {
     blocks.put("codec", codec(jmh));
     blocks.put("filter", filter(jmh));
     blocks.put("keys", keys(jmh));
-    for (String section : List.of("throughput", "cookies", "refresh", "stampede", "outage", "scaleout", "clusters", "proxies")) {
+    for (String section : List.of("throughput", "cookies", "refresh", "stampede", "outage", "scaleout", "clusters",
+        "proxies", "nodes", "pools")) {
       blocks.put(section, read(run.resolve(section + ".md")).strip() + "\n");
     }
     Files.writeString(doc, replaceBlocks(read(doc), blocks), StandardCharsets.UTF_8);

@@ -61,6 +61,9 @@ public final class MacroBench {
       scenarios.put("outage", () -> new OutageScenario(memcached, settings).run());
       scenarios.put("scaleout", () -> new ScaleOutScenario(memcached).run());
       scenarios.put("clusters", () -> new ClustersScenario(memcached, settings).run());
+      // One node of three hangs, dies and returns, with and without a gutter; pools (issue 18). Own nodes.
+      scenarios.put("nodes", () -> new NodeFailureScenario(settings).run());
+      scenarios.put("pools", () -> new PoolsScenario(settings).run());
       // PageCache against nginx and Varnish in front of the same app, measured by wrk (issue 14).
       scenarios.put("proxies", () -> new ProxyScenario(memcached, settings, out).run());
       for (Map.Entry<String, Supplier<Section>> scenario : scenarios.entrySet()) {

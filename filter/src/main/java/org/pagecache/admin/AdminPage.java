@@ -231,10 +231,11 @@ final class AdminPage {
 
   private void cluster() {
     out.append("<section id=\"memcached\"><h2>memcached</h2><div class=\"scroll\"><table><thead><tr><th>Server</th>"
-        + "<th>Status</th><th class=\"n\">Uptime</th><th>Version</th><th class=\"n\">Items</th><th class=\"n\">Memory used</th>"
+        + "<th>Pool</th><th>Status</th><th class=\"n\">Uptime</th><th>Version</th><th class=\"n\">Items</th><th class=\"n\">Memory used</th>"
         + "<th class=\"n\">Get hit ratio</th><th class=\"n\">Evictions</th><th class=\"n\">Flushes</th></tr></thead><tbody>");
     for (Snapshot.ServerRow r : s.servers()) {
       out.append("<tr><th scope=\"row\"><code>").append(e(r.address())).append("</code></th><td>")
+          .append(e(r.pool())).append("</td><td>")
           .append(r.up() ? "<span class=\"up\">up</span>" : "<span class=\"down\">down</span>").append("</td><td class=\"n\">")
           .append(r.uptimeSeconds() == null ? "–" : e(Display.duration(r.uptimeSeconds()))).append("</td><td>")
           .append(r.version() == null ? "–" : e(r.version())).append("</td><td class=\"n\">").append(Display.count(r.currItems()))

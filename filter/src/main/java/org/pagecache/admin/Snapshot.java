@@ -51,7 +51,10 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       rows.put(name, HandlerRow.of(stats.handler(name), e.getValue(), !disabled.contains(name),
           tokens.getOrDefault(name, 0L)));
     }
-    List<ServerRow> servers = cache.store().serverStats().stream().map(ServerRow::of).toList();
+    Map<String, String> pools = new java.util.HashMap<>();
+    cache.nodeStates().forEach(n -> pools.put(n.name(), n.pool()));
+    List<ServerRow> servers = cache.store().serverStats().stream()
+        .map(st -> ServerRow.of(st, pools.getOrDefault(st.address(), "main"))).toList();
     return new Snapshot(cache.config().clock().instant(), cache.store().describe(), cache.storeDown(),
         List.copyOf(rows.values()), servers, cache.nearStats(), cache.clusterStatus());
   }
@@ -121,12 +124,13 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
   }
 
   /** One memcached server as {@code stats} and {@code stats slabs} describe it; numbers are null when down or absent. */
-  record ServerRow(String address, boolean up, String version, Long uptimeSeconds, Long currItems, Long bytes,
+  record ServerRow(String address, String pool, boolean up, String version, Long uptimeSeconds, Long currItems, Long bytes,
       Long limitMaxbytes, Long getHits, Long getMisses, Long evictions, Long cmdFlush, List<SlabClass> slabs) {
 
-    static ServerRow of(Store.ServerStats s) {
+    /** @param pool the pool the server belongs to: {@code main}, {@code gutter}, or a named pool */
+    static ServerRow of(Store.ServerStats s, String pool) {
       Map<String, String> st = s.stats();
-      return new ServerRow(s.address(), s.up(), st.get("version"), number(st, "uptime"), number(st, "curr_items"),
+      return new ServerRow(s.address(), pool, s.up(), st.get("version"), number(st, "uptime"), number(st, "curr_items"),
           number(st, "bytes"), number(st, "limit_maxbytes"), number(st, "get_hits"), number(st, "get_misses"),
           number(st, "evictions"), number(st, "cmd_flush"), SlabClass.parse(s.slabs()));
     }

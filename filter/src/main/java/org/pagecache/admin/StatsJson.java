@@ -86,6 +86,7 @@ final class StatsJson {
   private static void server(Json j, Snapshot.ServerRow s) {
     j.beginObject()
         .field("address", s.address())
+        .field("pool", s.pool())
         .field("up", s.up())
         .field("version", s.version())
         .field("uptimeSeconds", s.uptimeSeconds())

@@ -66,6 +66,15 @@ public final class PageCacheMetrics implements MeterBinder {
         .description("1 while memcached is considered down and every request bypasses the cache")
         .register(registry);
     bindNear(registry);
+    for (var node : cache.nodeStates()) {
+      Gauge.builder("pagecache.memcached.node.down", cache, c -> c.nodeStates().stream()
+              .anyMatch(n -> n.name().equals(node.name()) && n.pool().equals(node.pool()) && n.down()) ? 1 : 0)
+          .tag("cache.manager", "pagecache")
+          .tag("node", node.name())
+          .tag("pool", node.pool())
+          .description("1 while this memcached node is down or hung: its keys go to the gutter or their handlers")
+          .register(registry);
+    }
     ClusterMeters.bind(registry, cache); // other clusters' backlogs, warm-up
     cache.forEachHandler(handler -> bindHandler(registry, handler));
     cache.forEachBypassReason((handler, reason) -> bindReason(registry, handler, reason));

@@ -22,11 +22,14 @@ final class ConnectionLog implements MemcachedClientStateListener {
   private static final Logger LOG = LoggerFactory.getLogger(MemcachedStore.class);
 
   private final ServerList servers;
+  /** False when the caller reconnects (and logs outages) itself: lost connections are then INFO. */
+  private final boolean reconnecting;
   private final Map<InetSocketAddress, AtomicInteger> open = new ConcurrentHashMap<>();
   private final Map<InetSocketAddress, Boolean> lost = new ConcurrentHashMap<>();
 
-  ConnectionLog(ServerList servers) {
+  ConnectionLog(ServerList servers, boolean reconnecting) {
     this.servers = servers;
+    this.reconnecting = reconnecting;
   }
 
   @Override
@@ -40,7 +43,11 @@ final class ConnectionLog implements MemcachedClientStateListener {
   public void onDisconnected(MemcachedClient client, InetSocketAddress address) {
     if (counter(address).decrementAndGet() == 0 && !client.isShutdown()) {
       lost.put(address, Boolean.TRUE);
-      LOG.warn("memcached {} went away; reconnecting in the background", name(address));
+      if (reconnecting) {
+        LOG.warn("memcached {} went away; reconnecting in the background", name(address));
+      } else {
+        LOG.info("memcached {}: connection closed", name(address));
+      }
     }
   }
 

@@ -101,12 +101,25 @@ public final class MemcachedStore implements Store {
    * @throws StoreException when the memcached client cannot start at all
    */
   public MemcachedStore(Settings settings) {
+    this(settings, true);
+  }
+
+  /**
+   * A store whose client never reconnects by itself: a lost server stays lost for this instance.
+   * For callers that probe and reconnect themselves (a new instance) and want no log line per
+   * failed attempt: xmemcached logs each failed reconnect at ERROR, with a stack trace.
+   */
+  public static MemcachedStore withoutReconnecting(Settings settings) {
+    return new MemcachedStore(settings, false);
+  }
+
+  private MemcachedStore(Settings settings, boolean reconnect) {
     this.servers = settings.servers();
     this.opTimeoutMillis = settings.opTimeout().toMillis();
     this.description = describe(servers);
-    ConnectionLog log = new ConnectionLog(servers);
+    ConnectionLog log = new ConnectionLog(servers, reconnect);
     try {
-      this.client = builder(settings, log).build();
+      this.client = builder(settings, log, reconnect).build();
     } catch (IOException e) {
       throw new StoreException(description + ": cannot start the memcached client", e);
     }
@@ -114,7 +127,7 @@ public final class MemcachedStore implements Store {
     servers.addresses().stream().filter(a -> !available.contains(a)).forEach(log::downAtStart);
   }
 
-  private XMemcachedClientBuilder builder(Settings settings, ConnectionLog log) {
+  private XMemcachedClientBuilder builder(Settings settings, ConnectionLog log, boolean reconnect) {
     XMemcachedClientBuilder builder = new XMemcachedClientBuilder(servers.addresses(), servers.weights());
     builder.setSessionLocator(new KetamaMemcachedSessionLocator());
     // false: a dead server leaves the ring instead of failing the keys that hash to it.
@@ -125,7 +138,7 @@ public final class MemcachedStore implements Store {
     builder.setCommandFactory(settings.binary() ? new BinaryCommandFactory() : new TextCommandFactory());
     // Keys are checked (and built from hashes) by Keys; sanitizing would change them silently.
     builder.setSanitizeKeys(false);
-    builder.setEnableHealSession(true);
+    builder.setEnableHealSession(reconnect);
     builder.setHealSessionInterval(HEAL_INTERVAL_MILLIS);
     builder.setSocketOption(StandardSocketOption.SO_SNDBUF, SEND_BUFFER_BYTES);
     // The client-wide transcoder stays xmemcached's default: text-protocol incr on a missing key

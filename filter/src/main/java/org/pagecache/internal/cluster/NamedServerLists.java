@@ -2,11 +2,12 @@ package org.pagecache.internal.cluster;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.pagecache.internal.config.Specs;
 import org.pagecache.store.ServerList;
 
 /**
  * The one-line form of several named memcached clusters, {@code NAME=host:port,...; NAME=host:port,...}
- * (the grammar {@code memcached.remote} shares with {@code memcached.pools}): each list is a
+ * (the grammar {@code memcached.remote} and {@code memcached.pools} share; split by {@link Specs#namedValues}): each list is a
  * {@link ServerList}, names are unique and short enough to show and to tag metrics with.
  */
 public final class NamedServerLists {
@@ -26,24 +27,18 @@ public final class NamedServerLists {
     if (value == null || value.isBlank()) {
       return lists;
     }
-    String[] entries = value.strip().split(";", -1);
-    for (int i = 0; i < entries.length; i++) {
-      String entry = entries[i].strip();
-      if (entry.isEmpty() && i == entries.length - 1 && i > 0) {
-        continue; // a trailing ';'
-      }
-      int eq = entry.indexOf('=');
-      String name = eq < 0 ? entry : entry.substring(0, eq).strip();
-      if (eq < 0 || !name.matches(NAME)) {
-        throw new IllegalArgumentException(param + ": '" + value + "' is not a list of named clusters ('" + entry
-            + "' is not NAME=servers); " + FORMAT);
+    for (Specs.Item entry : Specs.namedValues(value)) {
+      String name = entry.name();
+      if (!entry.wellFormed() || !name.matches(NAME)) {
+        throw new IllegalArgumentException(param + ": '" + value + "' is not a list of named server lists ('" + entry.text()
+            + "' does not start with NAME=); " + FORMAT);
       }
       if (lists.containsKey(name)) {
-        throw new IllegalArgumentException(param + ": '" + value + "' names cluster '" + name + "' twice; " + FORMAT);
+        throw new IllegalArgumentException(param + ": '" + value + "' names '" + name + "' twice; " + FORMAT);
       }
       ServerList servers;
       try {
-        servers = ServerList.parse(param, entry.substring(eq + 1));
+        servers = ServerList.parse(param, entry.value());
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(param + ": cluster '" + name + "': " + e.getMessage()
             .substring(param.length() + 2));

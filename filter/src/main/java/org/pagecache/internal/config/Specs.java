@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * The one grammar of settings written on one line (for a web.xml init-param or an environment
  * variable): a spec of {@code key=value} items separated by commas ({@code ttl=5m, grace=10m,
- * vary=Accept-Language}: a policy, the counters), and a list of named specs separated by
- * semicolons or line breaks ({@code article: ttl=5m; home: ttl=1m}: the policies). Blank items
+ * vary=Accept-Language}: a policy, the counters), a list of named specs separated by
+ * semicolons or line breaks ({@code article: ttl=5m; home: ttl=1m}: the policies), and a list of
+ * named values separated by semicolons ({@code us=10.1.0.1:11211; asia=10.2.0.1:11211}: clusters, pools). Blank items
  * are skipped; names and values are trimmed. What a name or value means is the caller's business.
  */
 public final class Specs {
@@ -35,6 +36,11 @@ public final class Specs {
   /** The items of {@code name: spec; name: spec} (a line break separates as a semicolon does). */
   public static List<Item> namedSpecs(String text) {
     return split(text, "[;\\n]", ':');
+  }
+
+  /** The items of {@code name=value; name=value}: named server lists ({@code memcached.remote}, {@code memcached.pools}). */
+  public static List<Item> namedValues(String text) {
+    return split(text, ";", '=');
   }
 
   private static List<Item> split(String text, String separators, char between) {

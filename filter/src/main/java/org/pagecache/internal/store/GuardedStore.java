@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
+import org.pagecache.internal.nodes.ClusterStore;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 import org.slf4j.Logger;
@@ -26,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * other two succeed and keep the circuit closed, so only the dead node's pages go to their
  * handlers. Once open, the store is "down" for {@code retryMillis}; then exactly one call probes it
  * while the others keep failing fast. One log line when memcached goes away, one when it is back.
+ *
+ * <p>In front of a {@link ClusterStore}, which has a breaker per node, this one only counts
+ * failures: one node's outage must not take the others out with it.
  */
 public final class GuardedStore implements Store {
   private static final Logger log = LoggerFactory.getLogger(GuardedStore.class);
@@ -42,14 +46,25 @@ public final class GuardedStore implements Store {
   private final AtomicBoolean down = new AtomicBoolean();
   private final LongAdder failures = new LongAdder();
   private final LongAdder outages = new LongAdder();
+  /** Non-null when the store guards each node itself. */
+  private final ClusterStore cluster;
 
   public GuardedStore(Store store, Clock clock, long retryMillis) {
     this.store = store;
+    this.cluster = store instanceof ClusterStore c ? c : null;
     this.clock = clock;
     this.retryMillis = retryMillis;
   }
 
   private <T> T call(Supplier<T> op) {
+    if (cluster != null) {
+      try {
+        return op.get();
+      } catch (StoreException e) {
+        failures.increment();
+        throw e;
+      }
+    }
     if (down.get()) {
       long until = downUntil.get();
       long now = clock.millis();
@@ -85,7 +100,7 @@ public final class GuardedStore implements Store {
 
   /** True while the store is considered down. */
   public boolean isDown() {
-    return down.get();
+    return cluster != null ? cluster.allDown() : down.get();
   }
 
   /** How many outages were logged (one line each). */
@@ -162,6 +177,11 @@ public final class GuardedStore implements Store {
   @Override
   public String describe() {
     return store.describe();
+  }
+
+  /** The cluster behind this breaker, or null when the store is a single breaker's. */
+  public ClusterStore cluster() {
+    return cluster;
   }
 
   @Override

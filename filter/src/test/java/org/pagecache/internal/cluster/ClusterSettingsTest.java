@@ -46,7 +46,7 @@ class ClusterSettingsTest {
     String noName = error("10.1.0.1:11211", "10", "", "0");
     assertTrue(noName.startsWith("memcached.remote: '10.1.0.1:11211'") && noName.contains("NAME=host:port"), noName);
     String twice = error("us=10.1.0.1:11211; us=10.1.0.2:11211", "10", "", "0");
-    assertTrue(twice.contains("names cluster 'us' twice"), twice);
+    assertTrue(twice.contains("names 'us' twice"), twice);
     String badList = error("us=10.1.0.1:99999", "10", "", "0");
     assertTrue(badList.startsWith("memcached.remote: cluster 'us': '10.1.0.1:99999'") && badList.contains("port"), badList);
     String backlog = error("us=10.1.0.1:11211", "lots", "", "0");
