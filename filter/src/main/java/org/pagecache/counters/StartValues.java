@@ -23,6 +23,11 @@ final class StartValues {
     FOUND,
     /** Loaded from the source. */
     LOADED,
+    /**
+     * Loaded from the source and created by this JVM with every view it still owed the sink
+     * added ({@link ViewLedger#rebase}): the views it had not sent are in it already.
+     */
+    REBASED,
     /** The source failed: a stand-in 0. */
     STAND_IN
   }
