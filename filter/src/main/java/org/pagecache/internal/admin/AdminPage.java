@@ -110,7 +110,7 @@ final class AdminPage {
       count(h.bypasses(), "bypasses");
       count(h.storeErrors(), "storeErrors");
       out.append("<td class=\"n\" data-f=\"hitRatio\">").append(h.counted() ? Display.percent(h.hitRatio()) : "–")
-          .append("</td><td><code class=\"policy\">").append(e(h.policy())).append("</code></td></tr>");
+          .append("</td><td><code class=\"policy\">").append(breakable(h.policy())).append("</code></td></tr>");
     }
     out.append("</tbody></table></div>");
     if (!neverCached.isEmpty()) {
@@ -296,6 +296,11 @@ final class AdminPage {
           .append(e(c.getValue())).append("</code></td></tr>");
     }
     out.append("</tbody></table></details></section>");
+  }
+
+  /** Escaped, with line-break opportunities after each {@code |} of a list such as {@code statuses=}. */
+  private static String breakable(String policy) {
+    return e(policy).replace("|", "|<wbr>");
   }
 
   private static String e(String s) {
