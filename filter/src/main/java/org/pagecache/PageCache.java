@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.pagecache.internal.cluster.ClusterStats;
 import org.pagecache.internal.stats.CacheStats;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
@@ -80,6 +81,8 @@ public final class PageCache implements AutoCloseable {
   final TagVersions tags;
   final RebuildLock lock;
   final CacheStats stats = new CacheStats();
+  /** The handler figures of every frontend sharing memcached, for the admin page. */
+  final ClusterStats cluster;
   final Policies policies;
   final Clock clock;
   final Counters counters;
@@ -109,6 +112,7 @@ public final class PageCache implements AutoCloseable {
         .countOnline(!config.online.equals("off"))
         .build();
     this.live = new LiveCounts(counters);
+    this.cluster = new ClusterStats(store, config.namespace, stats, tokens, clock);
     this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8);
     this.visitors = switch (config.online) {
       case "off" -> null;
@@ -283,6 +287,15 @@ public final class PageCache implements AutoCloseable {
   }
 
   /**
+   * The per-handler figures summed over every frontend that shares memcached (the admin page's
+   * cluster view). Its type lives in {@code org.pagecache.internal} and may change: prefer the
+   * admin JSON.
+   */
+  public ClusterStats cluster() {
+    return cluster;
+  }
+
+  /**
    * The store this cache uses, behind its circuit breaker: while memcached is considered down
    * ({@link #storeDown()}) every call throws {@link org.pagecache.store.StoreException} at once
    * instead of waiting for a timeout. It belongs to the cache: {@link #close()} closes it.
@@ -375,6 +388,7 @@ public final class PageCache implements AutoCloseable {
   @Override
   public void close() {
     counters.close();
+    cluster.close();
     store.close();
   }
 

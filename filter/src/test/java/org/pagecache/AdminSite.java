@@ -5,6 +5,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.security.ConstraintMapping;
@@ -42,9 +44,16 @@ final class AdminSite implements AutoCloseable {
     private final String servers;
     private String token = TOKEN;
     private boolean signIn = true;
+    private final Map<String, String> settings = new LinkedHashMap<>();
 
     private Options(String servers) {
       this.servers = servers;
+    }
+
+    /** A filter parameter, e.g. the same {@code namespace} for two sites that are one cluster. */
+    Options set(String name, String value) {
+      settings.put(name, value);
+      return this;
     }
 
     Options noToken() {
@@ -69,6 +78,7 @@ final class AdminSite implements AutoCloseable {
           .handler("home", SiteServlets.page(), "/home/*")
           .with(ctx -> JettyServer.servlet(ctx, "pagecache-admin", new PageCacheAdminServlet(), ADMIN + "/*"))
           .with(ctx -> JettyServer.servlet(ctx, "login", new SignInPage(), "/login"));
+      settings.forEach(site::set);
       if (signIn) {
         site.with(AdminSite::formSignIn);
       }

@@ -49,6 +49,7 @@ final class AdminPage {
     header();
     flash();
     handlers();
+    out.append(ClusterSection.html(s));
     evidence();
     tools();
     trace();
@@ -80,7 +81,7 @@ final class AdminPage {
   private void handlers() {
     out.append("<section id=\"handlers\"><h2>Handlers</h2><p class=\"hint\">Press <b>Refresh</b> after changing content:"
         + " every page of that handler is rebuilt on its next request (visitors get the previous page meanwhile)."
-        + " Counters are this server's since it started.</p>");
+        + " Counters are this server's since it started; the whole site's are <a href=\"#cluster\">below</a>.</p>");
     if (s.handlers().isEmpty()) {
       out.append("<p>No handler yet: configure <code>policies</code> or open a page of the site.</p></section>");
       return;

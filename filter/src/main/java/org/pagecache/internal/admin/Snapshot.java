@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
+import org.pagecache.internal.cluster.ClusterFigures;
 import org.pagecache.internal.freshness.UpdateTokens;
 import org.pagecache.internal.near.NearStats;
 import org.pagecache.internal.stats.HandlerStats;
@@ -20,7 +21,7 @@ import org.pagecache.store.StoreException;
  * JSON render the same values, and rendering never touches memcached.
  */
 record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> handlers, List<ServerRow> servers,
-    NearStats near) {
+    NearStats near, Map<String, ClusterFigures> cluster) {
 
   /**
    * Reads the cache's handlers (configured policies and handlers seen in stats) and asks every
@@ -51,7 +52,22 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
     }
     List<ServerRow> servers = cache.store().serverStats().stream().map(ServerRow::of).toList();
     return new Snapshot(cache.config().clock().instant(), cache.store().describe(), cache.storeDown(),
-        List.copyOf(rows.values()), servers, cache.nearStats());
+        List.copyOf(rows.values()), servers, cache.nearStats(), cluster(cache, rows.keySet(), tokens));
+  }
+
+  /** The cluster's figures of the listed handlers; empty when memcached cannot be read. */
+  private static Map<String, ClusterFigures> cluster(PageCache cache, Collection<String> handlers,
+      Map<String, Long> tokens) {
+    try {
+      return cache.cluster().read(handlers, tokens);
+    } catch (StoreException e) {
+      return Map.of();
+    }
+  }
+
+  /** The cluster's figures of a handler, {@link ClusterFigures#NONE} when they could not be read. */
+  ClusterFigures clusterOf(String handler) {
+    return cluster.getOrDefault(handler, ClusterFigures.NONE);
   }
 
   /**
