@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
+import org.pagecache.internal.cluster.ClusterFigures;
+import org.pagecache.internal.cluster.ClusterStats;
 import org.pagecache.internal.stats.HandlerStats;
 import org.pagecache.store.StoreException;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -22,7 +24,8 @@ import org.springframework.lang.Nullable;
  * {@code management.endpoints.web.exposure.include=pagecache} and secure it as the other
  * endpoints (its writes change what every server serves):
  * <ul>
- *   <li>{@code GET /actuator/pagecache}: this JVM's statistics per handler, with the policies;
+ *   <li>{@code GET /actuator/pagecache}: this JVM's statistics per handler, with the policies,
+ *       and each handler's {@code cluster} figures summed over every frontend sharing memcached;
  *   <li>{@code POST /actuator/pagecache} with {@code {"handler":"article"}}: refresh one handler
  *       (only its pages are rebuilt), and/or {@code {"tag":"article:42"}}: invalidate a tag.
  * </ul>
@@ -44,6 +47,7 @@ public class PageCacheEndpoint {
     Map<String, Map<String, Object>> handlers = new LinkedHashMap<>();
     List<CachePolicy> policies = new ArrayList<>(cache.policies());
     policies.sort(Comparator.comparing(CachePolicy::handler));
+    Map<String, ClusterFigures> cluster = cluster(policies.stream().map(CachePolicy::handler).toList());
     for (CachePolicy p : policies) {
       Map<String, Object> h = new LinkedHashMap<>();
       h.put("policy", p.spec());
@@ -60,10 +64,35 @@ public class PageCacheEndpoint {
         h.put("lastRefreshMillis", s.lastRefreshMillis());
         h.put("lastRefreshBy", s.lastRefreshBy());
       }
+      h.put("cluster", clusterFields(cluster.get(p.handler())));
       handlers.put(p.handler(), h);
     }
     out.put("handlers", handlers);
     return out;
+  }
+
+  /** Every frontend's figures, as {@code api/stats} has them; empty when memcached cannot be read. */
+  private Map<String, ClusterFigures> cluster(List<String> handlers) {
+    try {
+      return cache.cluster().read(handlers);
+    } catch (StoreException e) {
+      return Map.of();
+    }
+  }
+
+  /** The fields of {@code api/stats}' {@code cluster} object, or null when unknown. */
+  private static Map<String, Object> clusterFields(@Nullable ClusterFigures c) {
+    if (c == null) {
+      return null;
+    }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("windowMinutes", ClusterStats.WINDOW_MINUTES);
+    fields.put("hits", c.hits());
+    fields.put("misses", c.misses());
+    fields.put("rebuilds", c.rebuilds());
+    fields.put("bypasses", c.bypasses());
+    fields.put("rebuiltSinceRefresh", c.rebuiltSinceRefresh() < 0 ? null : c.rebuiltSinceRefresh());
+    return fields;
   }
 
   /**

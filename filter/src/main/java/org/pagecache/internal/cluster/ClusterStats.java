@@ -89,6 +89,7 @@ public final class ClusterStats implements AutoCloseable {
           return false; // kept: the next send carries it (the guarded store logs the outage)
         }
         done[f.ordinal()] += grew;
+        cached = null; // what this server reads next includes what it has just sent
       }
     }
     return true;
@@ -100,6 +101,16 @@ public final class ClusterStats implements AutoCloseable {
     } catch (RuntimeException e) {
       // a scheduled task that throws is never run again; the next interval retries
     }
+  }
+
+  /**
+   * The cluster's figures of these handlers, reading their refresh tokens from memcached first
+   * (for callers that have not read them, such as the Actuator endpoint).
+   *
+   * @throws StoreException when memcached cannot be read
+   */
+  public Map<String, ClusterFigures> read(Collection<String> handlers) {
+    return read(handlers, UpdateTokens.stored(store, namespace, handlers));
   }
 
   /**

@@ -11,8 +11,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.PageCache;
+import org.pagecache.internal.stats.HandlerStats;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -36,6 +39,9 @@ class NewsApplicationTest {
 
   @LocalServerPort
   int port;
+
+  @Autowired
+  PageCache pageCache;
 
   private static final String OPS = "Basic " + Base64.getEncoder().encodeToString("ops:test-password".getBytes(StandardCharsets.UTF_8));
 
@@ -87,6 +93,18 @@ class NewsApplicationTest {
     assertEquals(200, stats.statusCode(), body(stats));
     assertTrue(body(stats).contains("\"article\":{\"policy\":\"ttl=5m, grace=30m"), body(stats));
     assertTrue(body(stats).contains("\"storeDown\":false"), body(stats));
+  }
+
+  @Test
+  void theEndpointShowsEachHandlersFiguresSummedOverEveryFrontend() {
+    get("/article/6");
+    get("/article/6");
+    assertTrue(pageCache.cluster().sendNow());
+
+    HandlerStats article = pageCache.stats().handler("article");
+    HttpResponse<byte[]> stats = Http.get(uri("/actuator/pagecache"), "Authorization", OPS);
+    assertTrue(body(stats).contains("\"cluster\":{\"windowMinutes\":60,\"hits\":" + (article.hits() + article.stale())
+        + ",\"misses\":" + article.misses() + ",\"rebuilds\":" + article.rebuilds()), body(stats));
   }
 
   @Test
