@@ -203,6 +203,7 @@ final class ViewCounter {
     for (String objectKey : objectKeys) {
       keys.put(objectKey, namespace.views(objectKey));
     }
+    long lookedAt = starts.sequence();
     Map<String, byte[]> found = store.getMulti(keys.values());
     long now = clock.millis();
     Map<String, Long> counts = new LinkedHashMap<>();
@@ -211,7 +212,7 @@ final class ViewCounter {
       byte[] value = found.get(e.getValue());
       Start start = value != null
           ? new Start(parse(value), Origin.FOUND)
-          : startMissingLocked(objectKey, e.getValue());
+          : startMissingLocked(objectKey, e.getValue(), lookedAt);
       if (start.origin() == Origin.REBASED) {
         lastSeen.reset(objectKey, start.value(), now);
       } else {
@@ -266,11 +267,17 @@ final class ViewCounter {
     });
   }
 
-  private Start startMissingLocked(String objectKey, String key) {
+  /**
+   * {@link #startMissing} under the object's lock. Readers that found the counter missing together
+   * queue on that lock; one loads it, and the others, finding it started since they looked
+   * ({@code lookedAt}), take the count it started with instead of loading again.
+   */
+  private Start startMissingLocked(String objectKey, String key, long lookedAt) {
     ReentrantLock lock = locks.of(objectKey);
     lock.lock();
     try {
-      return startMissing(objectKey, key);
+      Start since = starts.startedSince(objectKey, lookedAt);
+      return since != null ? since : startMissing(objectKey, key);
     } finally {
       lock.unlock();
     }
