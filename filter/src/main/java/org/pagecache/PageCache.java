@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import org.pagecache.internal.cluster.ClusterStats;
+import org.pagecache.internal.sitewide.SiteStats;
 import org.pagecache.internal.stats.CacheStats;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
@@ -82,7 +82,7 @@ public final class PageCache implements AutoCloseable {
   final RebuildLock lock;
   final CacheStats stats = new CacheStats();
   /** The handler figures of every frontend sharing memcached, for the admin page. */
-  final ClusterStats cluster;
+  final SiteStats cluster;
   final Policies policies;
   final Clock clock;
   final Counters counters;
@@ -112,7 +112,7 @@ public final class PageCache implements AutoCloseable {
         .countOnline(!config.online.equals("off"))
         .build();
     this.live = new LiveCounts(counters);
-    this.cluster = new ClusterStats(store, config.namespace, stats, tokens, clock);
+    this.cluster = new SiteStats(store, config.namespace, stats, tokens, clock);
     this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8);
     this.visitors = switch (config.online) {
       case "off" -> null;
@@ -291,7 +291,7 @@ public final class PageCache implements AutoCloseable {
    * cluster view). Its type lives in {@code org.pagecache.internal} and may change: prefer the
    * admin JSON.
    */
-  public ClusterStats cluster() {
+  public SiteStats cluster() {
     return cluster;
   }
 

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
-import org.pagecache.internal.cluster.ClusterFigures;
-import org.pagecache.internal.cluster.ClusterStats;
+import org.pagecache.internal.sitewide.SiteFigures;
+import org.pagecache.internal.sitewide.SiteStats;
 import org.pagecache.internal.stats.HandlerStats;
 import org.pagecache.store.StoreException;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -47,7 +47,7 @@ public class PageCacheEndpoint {
     Map<String, Map<String, Object>> handlers = new LinkedHashMap<>();
     List<CachePolicy> policies = new ArrayList<>(cache.policies());
     policies.sort(Comparator.comparing(CachePolicy::handler));
-    Map<String, ClusterFigures> cluster = cluster(policies.stream().map(CachePolicy::handler).toList());
+    Map<String, SiteFigures> cluster = cluster(policies.stream().map(CachePolicy::handler).toList());
     for (CachePolicy p : policies) {
       Map<String, Object> h = new LinkedHashMap<>();
       h.put("policy", p.spec());
@@ -72,7 +72,7 @@ public class PageCacheEndpoint {
   }
 
   /** Every frontend's figures, as {@code api/stats} has them; empty when memcached cannot be read. */
-  private Map<String, ClusterFigures> cluster(List<String> handlers) {
+  private Map<String, SiteFigures> cluster(List<String> handlers) {
     try {
       return cache.cluster().read(handlers);
     } catch (StoreException e) {
@@ -81,12 +81,12 @@ public class PageCacheEndpoint {
   }
 
   /** The fields of {@code api/stats}' {@code cluster} object, or null when unknown. */
-  private static Map<String, Object> clusterFields(@Nullable ClusterFigures c) {
+  private static Map<String, Object> clusterFields(@Nullable SiteFigures c) {
     if (c == null) {
       return null;
     }
     Map<String, Object> fields = new LinkedHashMap<>();
-    fields.put("windowMinutes", ClusterStats.WINDOW_MINUTES);
+    fields.put("windowMinutes", SiteStats.WINDOW_MINUTES);
     fields.put("hits", c.hits());
     fields.put("misses", c.misses());
     fields.put("rebuilds", c.rebuilds());

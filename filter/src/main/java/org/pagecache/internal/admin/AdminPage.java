@@ -49,7 +49,7 @@ final class AdminPage {
     header();
     flash();
     handlers();
-    out.append(ClusterSection.html(s));
+    out.append(SiteSection.html(s));
     evidence();
     tools();
     trace();

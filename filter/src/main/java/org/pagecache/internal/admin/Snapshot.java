@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
-import org.pagecache.internal.cluster.ClusterFigures;
+import org.pagecache.internal.sitewide.SiteFigures;
 import org.pagecache.internal.freshness.UpdateTokens;
 import org.pagecache.internal.near.NearStats;
 import org.pagecache.internal.stats.HandlerStats;
@@ -21,7 +21,7 @@ import org.pagecache.store.StoreException;
  * JSON render the same values, and rendering never touches memcached.
  */
 record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> handlers, List<ServerRow> servers,
-    NearStats near, Map<String, ClusterFigures> cluster) {
+    NearStats near, Map<String, SiteFigures> cluster) {
 
   /**
    * Reads the cache's handlers (configured policies and handlers seen in stats) and asks every
@@ -56,7 +56,7 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
   }
 
   /** The cluster's figures of the listed handlers; empty when memcached cannot be read. */
-  private static Map<String, ClusterFigures> cluster(PageCache cache, Collection<String> handlers,
+  private static Map<String, SiteFigures> cluster(PageCache cache, Collection<String> handlers,
       Map<String, Long> tokens) {
     try {
       return cache.cluster().read(handlers, tokens);
@@ -65,9 +65,9 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
     }
   }
 
-  /** The cluster's figures of a handler, {@link ClusterFigures#NONE} when they could not be read. */
-  ClusterFigures clusterOf(String handler) {
-    return cluster.getOrDefault(handler, ClusterFigures.NONE);
+  /** The cluster's figures of a handler, {@link SiteFigures#NONE} when they could not be read. */
+  SiteFigures clusterOf(String handler) {
+    return cluster.getOrDefault(handler, SiteFigures.NONE);
   }
 
   /**

@@ -3,8 +3,8 @@ package org.pagecache.internal.admin;
 import java.time.Instant;
 import java.util.Map;
 import org.pagecache.PageCache;
-import org.pagecache.internal.cluster.ClusterFigures;
-import org.pagecache.internal.cluster.ClusterStats;
+import org.pagecache.internal.sitewide.SiteFigures;
+import org.pagecache.internal.sitewide.SiteStats;
 import org.pagecache.internal.json.Json;
 import org.pagecache.internal.near.NearStats;
 
@@ -34,7 +34,7 @@ final class StatsJson {
     return j.endObject().toString();
   }
 
-  private static void handler(Json j, Snapshot.HandlerRow h, ClusterFigures cluster) {
+  private static void handler(Json j, Snapshot.HandlerRow h, SiteFigures cluster) {
     j.beginObject()
         .field("name", h.name())
         .field("policy", h.policy())
@@ -67,15 +67,15 @@ final class StatsJson {
 
   /**
    * The handler's figures summed over every frontend sharing memcached, over the last
-   * {@value ClusterStats#WINDOW_MINUTES} minutes (issue 22); null when memcached could not be read.
+   * {@value SiteStats#WINDOW_MINUTES} minutes (issue 22); null when memcached could not be read.
    */
-  private static void cluster(Json j, ClusterFigures c) {
+  private static void cluster(Json j, SiteFigures c) {
     if (c == null) {
       j.nullValue();
       return;
     }
     j.beginObject()
-        .field("windowMinutes", ClusterStats.WINDOW_MINUTES)
+        .field("windowMinutes", SiteStats.WINDOW_MINUTES)
         .field("hits", c.hits())
         .field("misses", c.misses())
         .field("rebuilds", c.rebuilds())

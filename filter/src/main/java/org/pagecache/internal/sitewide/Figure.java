@@ -1,4 +1,4 @@
-package org.pagecache.internal.cluster;
+package org.pagecache.internal.sitewide;
 
 import org.pagecache.internal.stats.HandlerStats;
 

@@ -1,4 +1,4 @@
-package org.pagecache.internal.cluster;
+package org.pagecache.internal.sitewide;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -32,7 +32,7 @@ import org.pagecache.store.StoreException;
  * retried with the next one; one that timed out after memcached applied it is counted twice (these
  * are figures for people, not for billing).
  */
-public final class ClusterStats implements AutoCloseable {
+public final class SiteStats implements AutoCloseable {
   public static final Duration INTERVAL = Duration.ofSeconds(5);
   public static final int WINDOW_MINUTES = 60;
   /** A minute's keys outlive the window they are read in; memcached then drops them. */
@@ -49,9 +49,9 @@ public final class ClusterStats implements AutoCloseable {
   private final ScheduledExecutorService schedule;
   private volatile Cached cached;
 
-  private record Cached(long atMillis, Map<String, Long> tokens, Map<String, ClusterFigures> figures) {}
+  private record Cached(long atMillis, Map<String, Long> tokens, Map<String, SiteFigures> figures) {}
 
-  public ClusterStats(Store store, Namespace namespace, CacheStats stats, UpdateTokens tokens, Clock clock) {
+  public SiteStats(Store store, Namespace namespace, CacheStats stats, UpdateTokens tokens, Clock clock) {
     this.store = store;
     this.namespace = namespace;
     this.stats = stats;
@@ -109,7 +109,7 @@ public final class ClusterStats implements AutoCloseable {
    *
    * @throws StoreException when memcached cannot be read
    */
-  public Map<String, ClusterFigures> read(Collection<String> handlers) {
+  public Map<String, SiteFigures> read(Collection<String> handlers) {
     return read(handlers, UpdateTokens.stored(store, namespace, handlers));
   }
 
@@ -120,21 +120,21 @@ public final class ClusterStats implements AutoCloseable {
    *
    * @throws StoreException when memcached cannot be read
    */
-  public Map<String, ClusterFigures> read(Collection<String> handlers, Map<String, Long> refreshTokens) {
+  public Map<String, SiteFigures> read(Collection<String> handlers, Map<String, Long> refreshTokens) {
     long now = clock.millis();
     Cached c = cached;
     if (c != null && now - c.atMillis() < INTERVAL.toMillis() && c.tokens().equals(refreshTokens)
         && c.figures().keySet().containsAll(handlers)) {
-      Map<String, ClusterFigures> subset = new LinkedHashMap<>();
+      Map<String, SiteFigures> subset = new LinkedHashMap<>();
       handlers.forEach(h -> subset.put(h, c.figures().get(h)));
       return subset;
     }
-    Map<String, ClusterFigures> figures = readNow(handlers, refreshTokens, now / 60_000);
+    Map<String, SiteFigures> figures = readNow(handlers, refreshTokens, now / 60_000);
     cached = new Cached(now, Map.copyOf(refreshTokens), Map.copyOf(figures));
     return figures;
   }
 
-  private Map<String, ClusterFigures> readNow(Collection<String> handlers, Map<String, Long> refreshTokens, long minute) {
+  private Map<String, SiteFigures> readNow(Collection<String> handlers, Map<String, Long> refreshTokens, long minute) {
     List<String> keys = new ArrayList<>();
     for (String h : handlers) {
       for (Figure f : Figure.values()) {
@@ -148,7 +148,7 @@ public final class ClusterStats implements AutoCloseable {
       }
     }
     Map<String, byte[]> found = keys.isEmpty() ? Map.of() : store.getMulti(keys);
-    Map<String, ClusterFigures> figures = new LinkedHashMap<>();
+    Map<String, SiteFigures> figures = new LinkedHashMap<>();
     for (String h : handlers) {
       Map<Figure, Long> sums = new HashMap<>();
       for (Figure f : Figure.values()) {
@@ -160,7 +160,7 @@ public final class ClusterStats implements AutoCloseable {
       }
       long token = refreshTokens.getOrDefault(h, 0L);
       long sinceRefresh = token > 0 ? number(found.get(namespace.clusterRebuiltSince(h, token))) : -1;
-      figures.put(h, new ClusterFigures(sums.get(Figure.HITS), sums.get(Figure.MISSES), sums.get(Figure.REBUILDS),
+      figures.put(h, new SiteFigures(sums.get(Figure.HITS), sums.get(Figure.MISSES), sums.get(Figure.REBUILDS),
           sums.get(Figure.BYPASSES), sinceRefresh));
     }
     return figures;

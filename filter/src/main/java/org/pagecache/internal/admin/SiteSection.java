@@ -1,7 +1,7 @@
 package org.pagecache.internal.admin;
 
-import org.pagecache.internal.cluster.ClusterFigures;
-import org.pagecache.internal.cluster.ClusterStats;
+import org.pagecache.internal.sitewide.SiteFigures;
+import org.pagecache.internal.sitewide.SiteStats;
 import org.pagecache.internal.html.Html;
 
 /**
@@ -9,14 +9,14 @@ import org.pagecache.internal.html.Html;
  * that shares memcached, so that an editor behind a load balancer sees the same numbers whichever
  * server answers (the handlers table above it is this server's alone).
  */
-final class ClusterSection {
-  private ClusterSection() {}
+final class SiteSection {
+  private SiteSection() {}
 
   static String html(Snapshot s) {
     StringBuilder out = new StringBuilder(2048);
     out.append("<section id=\"cluster\"><h2>Whole site</h2><p class=\"hint\">Every server that shares memcached,"
-        + " the last ").append(ClusterStats.WINDOW_MINUTES).append(" minutes (each server adds its figures every ")
-        .append(ClusterStats.INTERVAL.toSeconds()).append(" s). Pages rebuilt since the last refresh count from the"
+        + " the last ").append(SiteStats.WINDOW_MINUTES).append(" minutes (each server adds its figures every ")
+        .append(SiteStats.INTERVAL.toSeconds()).append(" s). Pages rebuilt since the last refresh count from the"
         + " refresh, whichever server made it.</p>");
     if (s.cluster().isEmpty()) {
       return out.append("<p class=\"muted\">Not available while memcached cannot be read.</p></section>").toString();
@@ -28,7 +28,7 @@ final class ClusterSection {
       if (h.neverCached()) {
         continue;
       }
-      ClusterFigures c = s.clusterOf(h.name());
+      SiteFigures c = s.clusterOf(h.name());
       out.append("<tr data-cluster=\"").append(Html.escape(h.name())).append("\"><th scope=\"row\">")
           .append(Html.escape(h.name())).append("</th>");
       cell(out, "hits", Display.count(c.hits()));
