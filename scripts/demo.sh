@@ -13,9 +13,18 @@ memcached_up() { (exec 3<>/dev/tcp/127.0.0.1/11211) 2>/dev/null; }
 if [ -z "${PAGECACHE_MEMCACHED_SERVERS+x}" ]; then
   if ! memcached_up; then
     if ensure_package memcached memcached; then
-      (memcached -d -l 127.0.0.1 -p 11211 -m 64 -u "$(id -un)" 2>/dev/null || as_root memcached -d -l 127.0.0.1 -p 11211 -m 64 -u memcache) || true
+      start_memcached="memcached -d -l 127.0.0.1 -p 11211 -m 64 -u $(id -un)"
+      if ! $start_memcached 2>/dev/null; then
+        sudo=$([ "$(id -u)" = 0 ] || echo "sudo ")
+        start_memcached="${sudo}memcached -d -l 127.0.0.1 -p 11211 -m 64 -u memcache"
+        as_root memcached -d -l 127.0.0.1 -p 11211 -m 64 -u memcache || true
+      fi
       for _ in $(seq 1 50); do memcached_up && break; sleep 0.1; done
-      if memcached_up; then echo "==> started memcached in the background (-d): it keeps running after the demo stops"; fi
+      if memcached_up; then
+        echo "==> started memcached in the background (-d): it keeps running after the demo stops"
+        stop_memcached="${sudo:-}pkill -x memcached"
+        echo "    tour step 5: stop it with '$stop_memcached', start it again with '$start_memcached'"
+      fi
     fi
   fi
   if memcached_up; then

@@ -14,6 +14,7 @@ import org.pagecache.internal.key.IgnoredCookies;
 import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.near.WaitingList;
+import org.pagecache.internal.sitewide.SiteTotals;
 import org.pagecache.internal.stats.StatsRecorder;
 import org.pagecache.internal.store.GuardedStore;
 import org.pagecache.internal.store.PageCodec;
@@ -36,6 +37,8 @@ final class Engine {
   final RebuildLock lock;
   /** Records what the cache did for each request; {@link PageCache#stats()} hands out snapshots of it. */
   final StatsRecorder recorder = new StatsRecorder();
+  /** The handler figures of every frontend sharing memcached, for the admin page ({@link PageCache#siteStats}). */
+  final SiteTotals site;
   final Policies policies;
   final Counters counters;
   /** Pages this JVM served recently ({@code near.size}, {@code near.trust}); a no-op when off. */
@@ -72,6 +75,7 @@ final class Engine {
         .countOnline(!config.online.equals("off"))
         .build();
     this.live = new LiveCounts(counters);
+    this.site = new SiteTotals(this.store, config.namespace, recorder, tokens, clock);
     this.clusters = Clusters.start(config.clusters, new Clusters.Local(this.store, tokens, tags, codec,
         config.namespace, clock, config.retryInterval), servers -> new MemcachedStore(new MemcachedStore.Settings(
         servers, config.binaryProtocol, config.connectTimeout, config.opTimeout, config.poolSize)));

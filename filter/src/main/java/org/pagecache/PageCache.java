@@ -17,6 +17,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.pagecache.internal.cluster.ClusterState;
 import org.pagecache.internal.cluster.Delivery;
+import org.pagecache.internal.sitewide.SiteFigures;
+import org.pagecache.internal.sitewide.SiteTotals;
 import org.pagecache.counters.Counters;
 import org.pagecache.internal.nodes.ClusterStore;
 import org.pagecache.internal.near.NearCache;
@@ -498,6 +500,40 @@ public final class PageCache implements AutoCloseable {
   }
 
   /**
+   * The handlers' figures summed over every frontend that shares memcached: what the admin page
+   * shows editors as the whole site's, whichever server answers.
+   *
+   * @throws org.pagecache.store.StoreException when memcached cannot be read
+   */
+  public Map<String, SiteStats> siteStats(Collection<String> handlers) {
+    Map<String, SiteStats> out = new java.util.LinkedHashMap<>();
+    engine.site.read(handlers).forEach((h, f) -> out.put(h, SiteStats.of(f)));
+    return out;
+  }
+
+  /**
+   * One handler's figures summed over every frontend that shares memcached: the last
+   * {@value #WINDOW_MINUTES} minutes of hits (fresh and stale), misses, rebuilds and bypasses.
+   * Each frontend adds its own every {@value #INTERVAL_SECONDS} seconds, so they lag by at most that.
+   *
+   * @param rebuiltSinceRefresh pages rebuilt by any frontend since the handler's last refresh; -1 when
+   *     it was never refreshed
+   */
+  public record SiteStats(long hits, long misses, long rebuilds, long bypasses, long rebuiltSinceRefresh) {
+    /** How many minutes the figures cover. */
+    public static final int WINDOW_MINUTES = SiteTotals.WINDOW_MINUTES;
+    /** How often each frontend adds its figures, in seconds. */
+    public static final long INTERVAL_SECONDS = SiteTotals.INTERVAL_SECONDS;
+    /** What is shown when the figures cannot be read. */
+    public static final SiteStats NONE = new SiteStats(0, 0, 0, 0, -1);
+
+    static SiteStats of(SiteFigures f) {
+      return new SiteStats(f.hits(), f.misses(), f.rebuilds(), f.bypasses(), f.rebuiltSinceRefresh());
+    }
+  }
+
+
+  /**
    * The store this cache uses, behind its circuit breaker: while memcached is considered down
    * ({@link #storeDown()}) every call throws {@link org.pagecache.store.StoreException} at once
    * instead of waiting for a timeout. It belongs to the cache: {@link #close()} closes it.
@@ -620,6 +656,7 @@ public final class PageCache implements AutoCloseable {
   @Override
   public void close() {
     engine.counters.close();
+    engine.site.close();
     engine.clusters.close();
     engine.store.close();
   }

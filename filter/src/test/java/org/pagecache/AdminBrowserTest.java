@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,8 @@ import org.pagecache.testing.MemcachedExtension;
  * while another handler's is still served from memcached. (The demo WAR's own editor flow, with
  * its BASIC sign-in, runs in the same browser in webapp-demo's deployment tests.)
  *
- * <p>Leaves a screenshot of the admin page in {@code filter/target/admin.png}.
+ * <p>The page fits a 1280 px window: no sideways scrolling, nothing clipped. Leaves a
+ * screenshot of the admin page in {@code filter/target/admin.png}.
  */
 class AdminBrowserTest {
   @RegisterExtension
@@ -85,7 +87,10 @@ class AdminBrowserTest {
     // and the row counts the rebuilt page (the page's script keeps it live)
     chromium.awaitText(By.cssSelector("tr[data-h='article'] [data-f='rebuiltSinceRefresh']"), "1");
 
+    // and the whole page fits a laptop's 1280 px window, long policies included
     chromium.screenshot(SCREENSHOT);
+    assertEquals(1280, chromium.viewportWidth());
+    assertEquals(List.of(), chromium.overflowing(), "what does not fit in 1280 px");
   }
 
   private String xcache(String path) {

@@ -6,6 +6,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.security.ConstraintMapping;
@@ -43,13 +45,13 @@ final class AdminSite implements AutoCloseable {
     private final String servers;
     private String token = TOKEN;
     private boolean signIn = true;
-    private final java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+    private final Map<String, String> settings = new LinkedHashMap<>();
 
     private Options(String servers) {
       this.servers = servers;
     }
 
-    /** One more setting of the site, e.g. {@code memcached.remote} or {@code memcached.gutter}. */
+    /** One more setting of the site, e.g. {@code memcached.remote}, or the same {@code namespace} for two sites that are one cluster. */
     Options set(String name, String value) {
       settings.put(name, value);
       return this;
@@ -77,6 +79,7 @@ final class AdminSite implements AutoCloseable {
           .handler("home", SiteServlets.page(), "/home/*")
           .with(ctx -> JettyServer.servlet(ctx, "pagecache-admin", new PageCacheAdminServlet(), ADMIN + "/*"))
           .with(ctx -> JettyServer.servlet(ctx, "login", new SignInPage(), "/login"));
+      settings.forEach(site::set);
       if (signIn) {
         site.with(AdminSite::formSignIn);
       }

@@ -49,6 +49,7 @@ final class AdminPage {
     header();
     flash();
     handlers();
+    out.append(SiteSection.html(s));
     evidence();
     tools();
     trace();
@@ -81,7 +82,7 @@ final class AdminPage {
   private void handlers() {
     out.append("<section id=\"handlers\"><h2>Handlers</h2><p class=\"hint\">Press <b>Refresh</b> after changing content:"
         + " every page of that handler is rebuilt on its next request (visitors get the previous page meanwhile)."
-        + " Counters are this server's since it started.</p>");
+        + " Counters are this server's since it started; the whole site's are <a href=\"#cluster\">below</a>.</p>");
     if (s.handlers().isEmpty()) {
       out.append("<p>No handler yet: configure <code>policies</code> or open a page of the site.</p></section>");
       return;
@@ -111,7 +112,7 @@ final class AdminPage {
       count(h.bypasses(), "bypasses");
       count(h.storeErrors(), "storeErrors");
       out.append("<td class=\"n\" data-f=\"hitRatio\">").append(h.counted() ? Display.percent(h.hitRatio()) : "–")
-          .append("</td><td><code class=\"policy\">").append(e(h.policy())).append("</code></td></tr>");
+          .append("</td><td><code class=\"policy\">").append(breakable(h.policy())).append("</code></td></tr>");
     }
     out.append("</tbody></table></div>");
     if (!neverCached.isEmpty()) {
@@ -298,6 +299,11 @@ final class AdminPage {
           .append(e(c.getValue())).append("</code></td></tr>");
     }
     out.append("</tbody></table></details></section>");
+  }
+
+  /** Escaped, with line-break opportunities after each {@code |} of a list such as {@code statuses=}. */
+  private static String breakable(String policy) {
+    return e(policy).replace("|", "|<wbr>");
   }
 
   private static String e(String s) {

@@ -27,7 +27,8 @@ final class PageAssets {
       thead th{background:#f0f2f6;font-weight:600;white-space:nowrap}
       .n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
       code{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-      code.policy{white-space:normal;color:#3b4456;font-size:11px;display:block;min-width:180px;max-width:260px}
+      thead th.n{white-space:normal;min-width:4em}
+      code.policy{white-space:normal;overflow-wrap:anywhere;color:#3b4456;font-size:11px;display:block;min-width:150px;max-width:260px}
       th.name{max-width:220px;overflow-wrap:anywhere}
       td.refresh{min-width:190px;font-size:13px}
       .scroll{overflow-x:auto}

@@ -13,6 +13,7 @@ import org.pagecache.PageCache.NearStats;
 import org.pagecache.PageCache.Stats;
 import org.pagecache.PageCache;
 import org.pagecache.PageCache.ClusterStatus;
+import org.pagecache.PageCache.SiteStats;
 import org.pagecache.internal.freshness.UpdateTokens;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
@@ -22,7 +23,7 @@ import org.pagecache.store.StoreException;
  * JSON render the same values, and rendering never touches memcached.
  */
 record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> handlers, List<ServerRow> servers,
-    NearStats near, ClusterStatus clusters) {
+    NearStats near, ClusterStatus clusters, Map<String, SiteStats> site) {
 
   /**
    * Reads the cache's handlers (configured policies and handlers seen in stats) and asks every
@@ -56,7 +57,21 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
     List<ServerRow> servers = cache.store().serverStats().stream()
         .map(st -> ServerRow.of(st, pools.getOrDefault(st.address(), "main"))).toList();
     return new Snapshot(cache.config().clock().instant(), cache.store().describe(), cache.storeDown(),
-        List.copyOf(rows.values()), servers, cache.nearStats(), cache.clusterStatus());
+        List.copyOf(rows.values()), servers, cache.nearStats(), cache.clusterStatus(), site(cache, rows.keySet()));
+  }
+
+  /** The whole site's figures of the listed handlers; empty when memcached cannot be read. */
+  private static Map<String, SiteStats> site(PageCache cache, Collection<String> handlers) {
+    try {
+      return cache.siteStats(handlers);
+    } catch (StoreException e) {
+      return Map.of();
+    }
+  }
+
+  /** The whole site's figures of a handler, {@link SiteStats#NONE} when they could not be read. */
+  SiteStats siteOf(String handler) {
+    return site.getOrDefault(handler, SiteStats.NONE);
   }
 
   /**

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 import org.pagecache.PageCache.NearStats;
 import org.pagecache.PageCache;
+import org.pagecache.PageCache.SiteStats;
 import org.pagecache.internal.json.Json;
 
 /**
@@ -21,7 +22,7 @@ final class StatsJson {
         .field("storeDown", s.storeDown())
         .name("handlers").beginArray();
     for (Snapshot.HandlerRow h : s.handlers()) {
-      handler(j, h);
+      handler(j, h, s.site().get(h.name()));
     }
     j.endArray().name("servers").beginArray();
     for (Snapshot.ServerRow server : s.servers()) {
@@ -33,7 +34,7 @@ final class StatsJson {
     return j.endObject().toString();
   }
 
-  private static void handler(Json j, Snapshot.HandlerRow h) {
+  private static void handler(Json j, Snapshot.HandlerRow h, SiteStats cluster) {
     j.beginObject()
         .field("name", h.name())
         .field("policy", h.policy())
@@ -60,7 +61,27 @@ final class StatsJson {
         .endObject());
     j.endArray();
     counts(j.name("unkeyedHeaders"), h.unkeyedHeaders());
+    cluster(j.name("cluster"), cluster);
     j.endObject();
+  }
+
+  /**
+   * The handler's figures summed over every frontend sharing memcached, over the last
+   * {@value SiteStats#WINDOW_MINUTES} minutes (issue 22); null when memcached could not be read.
+   */
+  private static void cluster(Json j, SiteStats c) {
+    if (c == null) {
+      j.nullValue();
+      return;
+    }
+    j.beginObject()
+        .field("windowMinutes", SiteStats.WINDOW_MINUTES)
+        .field("hits", c.hits())
+        .field("misses", c.misses())
+        .field("rebuilds", c.rebuilds())
+        .field("bypasses", c.bypasses())
+        .field("rebuiltSinceRefresh", c.rebuiltSinceRefresh() < 0 ? null : (Long) c.rebuiltSinceRefresh())
+        .endObject();
   }
 
   private static void counts(Json j, Map<String, Long> counts) {

@@ -24,10 +24,12 @@ import org.pagecache.store.Store;
  * }</pre>
  *
  * <p>Never throws because of memcached: when it is down or slow, counting degrades silently —
- * {@code viewed}/{@code views} return the last count this JVM saw (-1 if none), {@code online}
- * the last known value (-1 if none) — with one log line when memcached goes away and one when it
- * is back. Views keep reaching the {@link CountSink} meanwhile; see {@link #close()} for what a
- * JVM loses when it dies.
+ * {@code viewed}/{@code views} return the last count this JVM saw plus the views it counted
+ * since (-1 if it saw none), {@code online} the last known value (-1 if none) — with one log line
+ * when memcached goes away and one when it is back. Views keep reaching the {@link CountSink}
+ * meanwhile, and reach memcached once it is back, exactly once whether it comes back empty or
+ * with its old counts (see {@link ViewLedger}); see {@link #close()} for what a JVM loses when it
+ * dies.
  *
  * <p>Thread-safe; one instance per application (the page-cache filter publishes it in the
  * ServletContext under {@code Counters.class.getName()}). It does not own the store.
@@ -36,6 +38,7 @@ public final class Counters implements AutoCloseable {
   private final CountersSettings settings;
   private final ViewMode views;
   private final ViewFlusher flusher;
+  private final ViewLedger ledger;
   private final OnlineCounter online;
   /** Null when online counting is off: there is no count to show, not a count of 0. */
   private final OnlineDisplay onlineDisplay;
@@ -45,9 +48,11 @@ public final class Counters implements AutoCloseable {
   private Counters(Builder b) {
     this.settings = b.settings;
     this.failOpen = new FailOpen(b.store, b.clock);
-    ViewCounter counter = new ViewCounter(b.store, b.namespace, b.source, settings.ttl(), b.clock);
-    this.views = ViewMode.of(settings, counter, failOpen);
-    this.flusher = new ViewFlusher(b.sink, settings.flushInterval(), b.clock);
+    this.ledger = new ViewLedger(b.sink != CountSink.NONE);
+    this.flusher = new ViewFlusher(b.sink, settings.flushInterval(), b.clock, ledger);
+    ViewCounter counter = new ViewCounter(b.store, b.namespace, b.source, settings.ttl(), b.clock,
+        ledger, flusher);
+    this.views = ViewMode.of(settings, counter, failOpen, ledger);
     this.online = new OnlineCounter(b.store, b.namespace, settings, b.clock);
     this.onlineDisplay = b.countOnline
         ? new OnlineDisplay(online, failOpen, b.clock, settings.onlineCacheFor()) : null;
@@ -66,16 +71,16 @@ public final class Counters implements AutoCloseable {
 
   /**
    * Counts one view of {@code objectKey} (e.g. {@code article:42}); returns the new count, or
-   * while memcached is away the last known one, or -1.
+   * while memcached is away the last known one plus this JVM's views since, or -1.
    */
   public long viewed(String objectKey) {
     Objects.requireNonNull(objectKey, "objectKey");
-    // The durable count first: it must not depend on memcached answering.
-    flusher.record(objectKey, 1);
+    // Owed to memcached and to the sink at once, before either is tried.
+    ledger.counted(objectKey, 1);
     return views.viewed(objectKey);
   }
 
-  /** The current count without counting; the last known count or -1 when memcached is away. */
+  /** The current count without counting; while memcached is away as {@link #viewed} says. */
   public long views(String objectKey) {
     Objects.requireNonNull(objectKey, "objectKey");
     return views.views(objectKey);
@@ -114,8 +119,18 @@ public final class Counters implements AutoCloseable {
    * next interval; true when both took everything. For tests.
    */
   boolean flushNow() {
-    boolean pushed = !(views instanceof LocalAggregation aggregation) || aggregation.pushNow();
-    return flusher.flushNow() && pushed;
+    boolean pushed = pushNow();
+    return flushToSinkNow() && pushed;
+  }
+
+  /** Sends the views memcached has not been given yet; true when none is left. For tests. */
+  boolean pushNow() {
+    return views.pushNow();
+  }
+
+  /** Offers the views the sink has not taken; true when it took them all. For tests. */
+  boolean flushToSinkNow() {
+    return flusher.flushNow();
   }
 
   /** The settings these counters run with. */

@@ -43,6 +43,19 @@ final class LastSeen {
     seen.merge(objectKey, new Seen(value, atMillis, distrustUntilMillis), Seen::merge);
   }
 
+  /**
+   * Replaces what was seen: for a counter this JVM has just rebuilt, whose new value is right
+   * even when lower than an old one.
+   */
+  void reset(String objectKey, long value, long atMillis) {
+    seen.put(objectKey, new Seen(value, atMillis, 0));
+  }
+
+  /** Forgets the counter, so its next use looks it up in memcached. */
+  void forget(String objectKey) {
+    seen.remove(objectKey);
+  }
+
   /** The entry, or null when this JVM has not seen the counter (or forgot it). */
   Seen get(String objectKey) {
     return seen.get(objectKey);

@@ -3,6 +3,7 @@ package org.pagecache.counters;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.pagecache.store.StoreException;
 
@@ -23,12 +24,13 @@ import org.pagecache.store.StoreException;
 final class LocalAggregation implements ViewMode {
   private final ViewCounter counter;
   private final FailOpen failOpen;
-  private final PendingCounts unsent = new PendingCounts();
+  private final ViewLedger ledger;
   private final Periodic schedule;
   private final long intervalMillis;
 
-  LocalAggregation(ViewCounter counter, FailOpen failOpen, Duration interval) {
+  LocalAggregation(ViewCounter counter, FailOpen failOpen, ViewLedger ledger, Duration interval) {
     this.counter = counter;
+    this.ledger = ledger;
     this.failOpen = failOpen;
     this.intervalMillis = interval.toMillis();
     this.schedule = new Periodic("pagecache-counters-aggregate", interval, this::pushNow);
@@ -36,7 +38,6 @@ final class LocalAggregation implements ViewMode {
 
   @Override
   public long viewed(String objectKey) {
-    unsent.add(objectKey, 1);
     long base = counter.lastKnownWithin(objectKey, intervalMillis);
     if (base < 0) {
       // First view here, or the first after a quiet spell: learn its count (one get, or the
@@ -55,7 +56,7 @@ final class LocalAggregation implements ViewMode {
   @Override
   public Map<String, Long> views(Collection<String> objectKeys) {
     Map<String, Long> base = failOpen.call(() -> counter.current(objectKeys),
-        () -> DirectViews.lastKnown(counter, objectKeys));
+        () -> lastKnown(objectKeys));
     Map<String, Long> shown = new LinkedHashMap<>();
     base.forEach((objectKey, count) -> shown.put(objectKey, shown(count, objectKey)));
     return shown;
@@ -64,36 +65,36 @@ final class LocalAggregation implements ViewMode {
   /**
    * Sends each object's sum as one {@code incr}; true when everything went. A sum leaves the
    * unsent total before its {@code incr} and comes back if that fails: the count shown may dip
-   * by the sum for one round trip, but never shows a view twice.
+   * by the sum for one round trip, but never shows a view twice. A counter memcached lost is
+   * rebuilt by the multi-get's start with the views this JVM owes it ({@link ViewCounter}).
    */
-  synchronized boolean pushNow() {
-    if (unsent.isEmpty()) {
+  @Override
+  public synchronized boolean pushNow() {
+    List<String> objectKeys = ledger.withUnsent();
+    if (objectKeys.isEmpty()) {
       return true;
     }
     if (!failOpen.allows()) {
       return false;
     }
-    Map<String, Long> sums = unsent.snapshot();
     try {
-      counter.refresh(sums.keySet());
+      counter.refresh(objectKeys);
     } catch (StoreException failure) {
       failOpen.failed(failure);
       return false;
     } catch (RuntimeException unexpected) {
-      // Only saves round trips: each add below still starts its counter itself.
+      // Only saves round trips: each push below still starts its counter itself.
       failOpen.unexpected(unexpected);
     }
-    for (Map.Entry<String, Long> e : sums.entrySet()) {
-      unsent.subtract(e.getKey(), e.getValue());
+    for (String objectKey : objectKeys) {
       try {
-        counter.add(e.getKey(), e.getValue());
+        counter.push(objectKey);
       } catch (StoreException failure) {
-        unsent.add(e.getKey(), e.getValue());
         failOpen.failed(failure);
         return false;
       } catch (RuntimeException unexpected) {
         // Not an outage but this key cannot be counted (e.g. a foreign non-numeric value):
-        // drop its display-only sum rather than retry it forever.
+        // its display-only sum is dropped rather than retried forever.
         failOpen.unexpected(unexpected);
       }
     }
@@ -108,7 +109,13 @@ final class LocalAggregation implements ViewMode {
     pushNow();
   }
 
+  private Map<String, Long> lastKnown(Collection<String> objectKeys) {
+    Map<String, Long> known = new LinkedHashMap<>();
+    objectKeys.forEach(objectKey -> known.put(objectKey, counter.lastKnown(objectKey)));
+    return known;
+  }
+
   private long shown(long base, String objectKey) {
-    return base < 0 ? -1 : base + unsent.get(objectKey);
+    return base < 0 ? -1 : base + ledger.unsent(objectKey);
   }
 }

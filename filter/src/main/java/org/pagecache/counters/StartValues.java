@@ -1,9 +1,12 @@
 package org.pagecache.counters;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Clock;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +26,11 @@ final class StartValues {
     FOUND,
     /** Loaded from the source. */
     LOADED,
+    /**
+     * Loaded from the source and created by this JVM with every view it still owed the sink
+     * added ({@link ViewLedger#rebase}): the views it had not sent are in it already.
+     */
+    REBASED,
     /** The source failed: a stand-in 0. */
     STAND_IN
   }
@@ -36,6 +44,13 @@ final class StartValues {
   private final CountSource source;
   private final OutageLog outage;
   private final ConcurrentHashMap<String, CompletableFuture<Start>> starting = new ConcurrentHashMap<>();
+  /** Numbers the starts, so a caller can ask whether a counter was started since it looked. */
+  private final AtomicLong sequence = new AtomicLong();
+  private final Map<String, Numbered> done =
+      Caffeine.newBuilder().maximumSize(LastSeen.CAPACITY).executor(Runnable::run).<String, Numbered>build().asMap();
+
+  /** A completed start and its number. */
+  private record Numbered(long number, Start start) {}
 
   StartValues(CountSource source, Clock clock) {
     this.source = source;
@@ -54,6 +69,7 @@ final class StartValues {
     }
     try {
       Start result = start.get();
+      done.put(objectKey, new Numbered(sequence.incrementAndGet(), result));
       mine.complete(result);
       return result;
     } catch (RuntimeException e) {
@@ -62,6 +78,21 @@ final class StartValues {
     } finally {
       starting.remove(objectKey, mine);
     }
+  }
+
+  /** The current position in the numbering of starts; see {@link #startedSince}. */
+  long sequence() {
+    return sequence.get();
+  }
+
+  /**
+   * The start of this object that completed after {@code sequence} was read, as found present
+   * (it is someone else's now); null when there was none.
+   */
+  Start startedSince(String objectKey, long sequence) {
+    Numbered n = done.get(objectKey);
+    return n == null || n.number() <= sequence ? null : new Start(n.start().value(),
+        n.start().origin() == Origin.STAND_IN ? Origin.STAND_IN : Origin.FOUND);
   }
 
   /** The source's count, or a stand-in 0 when the source fails. */

@@ -8,6 +8,9 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import org.pagecache.counters.LastSeen.Seen;
 import org.pagecache.counters.StartValues.Origin;
 import org.pagecache.counters.StartValues.Start;
@@ -56,6 +59,17 @@ import org.pagecache.store.StoreException;
  * whole {@code ttl}. Another frontend that reads the stand-in during that minute cannot tell it
  * apart; that is the remaining exposure.
  *
+ * <h2>Exact through outages</h2>
+ * Views reach memcached ({@link #push}) and the sink ({@link ViewFlusher}) independently, so after
+ * an outage a view may be in the sink's total and still unsent, or sent and not yet flushed. A
+ * counter this JVM creates from the {@link CountSource} (read while no flush is in flight) is
+ * therefore created as that total plus the views this JVM has not yet flushed, and the views it
+ * had not sent are dropped ({@link ViewLedger#rebase}): each of them is already in one of the
+ * two. A counter found present (it survived the outage) gets the unsent views as usual. Within a
+ * JVM, sending and rebuilding one object's counter take the same {@link KeyLocks} lock. Other
+ * frontends cannot know that a counter was rebuilt: views they had flushed and not sent are
+ * added again, and views they had sent and not flushed are missing, until the counter expires.
+ *
  * <p>Every method may throw {@link StoreException}; {@link FailOpen} turns that into fallbacks.
  */
 final class ViewCounter {
@@ -76,22 +90,86 @@ final class ViewCounter {
   private final Clock clock;
   private final int ttlSeconds;
   private final LastSeen lastSeen = new LastSeen();
+  private final ViewLedger ledger;
+  private final ViewFlusher flusher;
+  private final KeyLocks locks = new KeyLocks();
+  /** Counters whose last {@code incr} or {@code add} failed: it may have been applied or not. */
+  private final Set<String> inDoubt = ConcurrentHashMap.newKeySet();
 
-  ViewCounter(Store store, Namespace namespace, CountSource source, Duration ttl, Clock clock) {
+  /**
+   * @param ledger the views this JVM owes memcached and the sink
+   * @param flusher whose {@link ViewFlusher#whileNoFlushInFlight} a rebuild runs in
+   */
+  ViewCounter(Store store, Namespace namespace, CountSource source, Duration ttl, Clock clock,
+      ViewLedger ledger, ViewFlusher flusher) {
     this.store = store;
     this.namespace = namespace;
     this.starts = new StartValues(source, clock);
     this.clock = clock;
     this.ttlSeconds = Durations.ceilSeconds(ttl.toMillis());
+    this.ledger = ledger;
+    this.flusher = flusher;
   }
 
-  /** Counts one view and returns the new count. */
-  long increment(String objectKey) {
-    return add(objectKey, 1);
+  /** Views counted by this JVM that memcached has not been given yet. */
+  long unsent(String objectKey) {
+    return ledger.unsent(objectKey);
   }
 
-  /** Counts {@code delta} views at once (local aggregation) and returns the new count. */
-  long add(String objectKey, long delta) {
+  /**
+   * Sends the object's unsent views (one {@code incr}) and returns the count; when another
+   * thread sent them first, the last count seen. On a {@link StoreException} they stay unsent,
+   * and the counter is in doubt: memcached may have applied the {@code incr} anyway (a timeout
+   * while it hung), so with a sink the next push rebuilds it ({@link #rebuildIfInDoubt}) instead
+   * of sending them a second time on top.
+   */
+  long push(String objectKey) {
+    ReentrantLock lock = locks.of(objectKey);
+    lock.lock();
+    try {
+      boolean rebuilt = rebuildIfInDoubt(objectKey);
+      long views = ledger.takeUnsent(objectKey);
+      if (views == 0 && !rebuilt) {
+        return lastSeen.value(objectKey);
+      }
+      try {
+        return add(objectKey, views);
+      } catch (StoreException e) {
+        ledger.unsentBack(objectKey, views);
+        doubt(objectKey);
+        throw e;
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Deletes a counter whose last change may or may not have been applied, so that it is created
+   * again as the sink's total plus the views not yet flushed: right whatever memcached did.
+   */
+  private boolean rebuildIfInDoubt(String objectKey) {
+    if (!inDoubt.remove(objectKey)) {
+      return false;
+    }
+    try {
+      store.delete(namespace.views(objectKey));
+    } catch (RuntimeException e) {
+      inDoubt.add(objectKey);
+      throw e;
+    }
+    lastSeen.forget(objectKey);
+    return true;
+  }
+
+  private void doubt(String objectKey) {
+    if (ledger.tracksSink()) {
+      inDoubt.add(objectKey);
+    }
+  }
+
+  /** Adds {@code delta} views taken from the ledger and returns the new count. */
+  private long add(String objectKey, long delta) {
     String key = namespace.views(objectKey);
     long now = clock.millis();
     Seen seen = lastSeen.get(objectKey);
@@ -101,6 +179,11 @@ final class ViewCounter {
       return value;
     }
     Start start = start(objectKey, key);
+    if (start.origin() == Origin.REBASED) {
+      // Created with every view this JVM owed: the delta in hand is among them.
+      lastSeen.reset(objectKey, start.value(), now);
+      return start.value();
+    }
     long value = store.incr(key, delta, start.value() + delta, ttlFor(start));
     lastSeen.record(objectKey, value, now, distrustUntil(start, seen, now));
     return value;
@@ -120,6 +203,7 @@ final class ViewCounter {
     for (String objectKey : objectKeys) {
       keys.put(objectKey, namespace.views(objectKey));
     }
+    long lookedAt = starts.sequence();
     Map<String, byte[]> found = store.getMulti(keys.values());
     long now = clock.millis();
     Map<String, Long> counts = new LinkedHashMap<>();
@@ -128,8 +212,12 @@ final class ViewCounter {
       byte[] value = found.get(e.getValue());
       Start start = value != null
           ? new Start(parse(value), Origin.FOUND)
-          : startMissing(objectKey, e.getValue());
-      lastSeen.record(objectKey, start.value(), now, distrustUntil(start, lastSeen.get(objectKey), now));
+          : startMissingLocked(objectKey, e.getValue(), lookedAt);
+      if (start.origin() == Origin.REBASED) {
+        lastSeen.reset(objectKey, start.value(), now);
+      } else {
+        lastSeen.record(objectKey, start.value(), now, distrustUntil(start, lastSeen.get(objectKey), now));
+      }
       counts.put(objectKey, start.value());
     }
     return counts;
@@ -173,13 +261,63 @@ final class ViewCounter {
       if (present != null) {
         return new Start(parse(present), Origin.FOUND);
       }
-      Start start = starts.load(objectKey);
       // add, not set: if another frontend created the key meanwhile, its value (and every view
       // already counted on it) stays; our incr lands on it.
-      store.add(key, ascii(start.value()), ttlFor(start));
-      return start;
+      return create(objectKey, key).start();
     });
   }
+
+  /**
+   * {@link #startMissing} under the object's lock. Readers that found the counter missing together
+   * queue on that lock; one loads it, and the others, finding it started since they looked
+   * ({@code lookedAt}), take the count it started with instead of loading again.
+   */
+  private Start startMissingLocked(String objectKey, String key, long lookedAt) {
+    ReentrantLock lock = locks.of(objectKey);
+    lock.lock();
+    try {
+      Start since = starts.startedSince(objectKey, lookedAt);
+      return since != null ? since : startMissing(objectKey, key);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Loads the durable count and creates the counter with {@code add}. With a sink, the load and
+   * the add happen while no flush is in flight, and the counter gets the views this JVM has not
+   * flushed too ({@link Origin#REBASED}); if the add loses, the unsent views are given back, as
+   * the winner's counter has none of them from us.
+   */
+  private Creation create(String objectKey, String key) {
+    if (!ledger.tracksSink()) {
+      Start start = starts.load(objectKey);
+      return new Creation(start, store.add(key, ascii(start.value()), ttlFor(start)));
+    }
+    return flusher.whileNoFlushInFlight(() -> {
+      Start loaded = starts.load(objectKey);
+      if (!loaded.trusted()) {
+        return new Creation(loaded, store.add(key, ascii(loaded.value()), ttlFor(loaded)));
+      }
+      ViewLedger.Rebase rebase = ledger.rebase(objectKey);
+      long value = loaded.value() + rebase.unflushed();
+      boolean added = false;
+      try {
+        added = store.add(key, ascii(value), ttlFor(loaded));
+      } catch (StoreException e) {
+        doubt(objectKey); // the add may still be applied, with the views we now keep unsent
+        throw e;
+      } finally {
+        if (!added) {
+          ledger.unsentBack(objectKey, rebase.unsentBefore());
+        }
+      }
+      return added ? new Creation(new Start(value, Origin.REBASED), true) : new Creation(loaded, false);
+    });
+  }
+
+  /** A start this JVM tried to create; {@code added} false when another one's add won. */
+  private record Creation(Start start, boolean added) {}
 
   /**
    * Starts a counter that a multi-get has just found missing, for a read: no second look before
@@ -188,12 +326,12 @@ final class ViewCounter {
    */
   private Start startMissing(String objectKey, String key) {
     return starts.obtain(objectKey, () -> {
-      Start start = starts.load(objectKey);
-      if (store.add(key, ascii(start.value()), ttlFor(start))) {
-        return start;
+      Creation creation = create(objectKey, key);
+      if (creation.added()) {
+        return creation.start();
       }
       byte[] winner = store.get(key);
-      return winner == null ? start : new Start(parse(winner), Origin.FOUND);
+      return winner == null ? creation.start() : new Start(parse(winner), Origin.FOUND);
     });
   }
 
@@ -206,7 +344,7 @@ final class ViewCounter {
   private static long distrustUntil(Start start, Seen before, long now) {
     return switch (start.origin()) {
       case STAND_IN -> now + (UNTRUSTED_TTL_SECONDS + EXPIRY_SLACK_SECONDS) * 1000L;
-      case LOADED -> 0;
+      case LOADED, REBASED -> 0;
       case FOUND -> {
         boolean stillTheStandIn = before != null && now < before.distrustUntilMillis();
         yield stillTheStandIn ? before.distrustUntilMillis() : 0;

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +26,10 @@ import org.slf4j.LoggerFactory;
  * and everything since the sink began failing while it fails. {@link #close()} flushes once more,
  * so a normal shutdown loses nothing unless that last flush fails. Views are never lost to a
  * memcached failure.
+ *
+ * <p>What is pending lives in the {@link ViewLedger} it shares with the memcached side: views
+ * leave it only when the sink confirms them, and {@link #whileNoFlushInFlight} lets a counter be
+ * rebuilt from the sink's total at a moment when that total is certain.
  */
 final class ViewFlusher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ViewFlusher.class);
@@ -33,7 +38,7 @@ final class ViewFlusher implements AutoCloseable {
   private record Batch(String id, Map<String, Long> increments) {}
 
   private final CountSink sink;
-  private final PendingCounts pending = new PendingCounts();
+  private final ViewLedger ledger;
   private final OutageLog outage;
   private final Periodic schedule;
   /** Unique to this flusher, so batch ids never repeat across JVMs or restarts. */
@@ -43,15 +48,22 @@ final class ViewFlusher implements AutoCloseable {
 
   /** With {@link CountSink#NONE}, nothing is recorded and no thread is started. */
   ViewFlusher(CountSink sink, Duration interval, Clock clock) {
+    this(sink, interval, clock, new ViewLedger(sink != CountSink.NONE));
+  }
+
+  /** Flushes the views {@code ledger} owes the sink (it tracks them when the sink is not NONE). */
+  ViewFlusher(CountSink sink, Duration interval, Clock clock, ViewLedger ledger) {
     this.sink = sink;
+    this.ledger = ledger;
     this.outage = new OutageLog(LOG, "the CountSink of view counters", clock);
     this.schedule = sink == CountSink.NONE ? null
         : new Periodic("pagecache-counters-flush", interval, this::flushNow);
   }
 
+  /** Counts views (for tests of the flusher alone; the counters count into the shared ledger). */
   void record(String objectKey, long views) {
     if (schedule != null) {
-      pending.add(objectKey, views);
+      ledger.counted(objectKey, views);
     }
   }
 
@@ -63,14 +75,22 @@ final class ViewFlusher implements AutoCloseable {
     if (unconfirmed != null && !offer(unconfirmed)) {
       return false;
     }
-    if (pending.isEmpty()) {
+    // Nothing is unconfirmed here, so everything the ledger still owes the sink is new.
+    Map<String, Long> taken = ledger.unflushed();
+    if (taken.isEmpty()) {
       return true;
     }
-    Map<String, Long> taken = pending.snapshot();
     unconfirmed = new Batch(idPrefix + "-" + ++sequence, Collections.unmodifiableMap(taken));
-    // Exactly what was taken: views counted since the snapshot stay pending.
-    pending.subtract(taken);
     return offer(unconfirmed);
+  }
+
+  /**
+   * Runs {@code action} while no batch is with the sink, so every view is either in the sink's
+   * total or still owed to it, never in doubt: the moment to read the {@link CountSource} for a
+   * counter that will also get the views still owed. A flush in progress is waited for.
+   */
+  synchronized <T> T whileNoFlushInFlight(Supplier<T> action) {
+    return action.get();
   }
 
   private boolean offer(Batch batch) {
@@ -81,6 +101,8 @@ final class ViewFlusher implements AutoCloseable {
           + " objects' views kept and offered again, as the same batch, next interval", e);
       return false;
     }
+    // Exactly what was taken leaves the ledger: views counted since then stay owed.
+    ledger.flushed(batch.increments());
     unconfirmed = null;
     outage.succeeded();
     return true;
@@ -88,9 +110,7 @@ final class ViewFlusher implements AutoCloseable {
 
   /** Views counted and not yet taken by the sink. */
   synchronized long pendingViews() {
-    long inBatch = unconfirmed == null ? 0
-        : unconfirmed.increments().values().stream().mapToLong(Long::longValue).sum();
-    return pending.total() + inBatch;
+    return ledger.totalUnflushed();
   }
 
   /** Stops the schedule, then flushes once more. */

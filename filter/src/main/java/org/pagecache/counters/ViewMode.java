@@ -17,12 +17,15 @@ interface ViewMode extends AutoCloseable {
 
   Map<String, Long> views(Collection<String> objectKeys);
 
+  /** Sends the views memcached has not been given yet; true when none is left. */
+  boolean pushNow();
+
   @Override
   default void close() {}
 
-  static ViewMode of(CountersSettings settings, ViewCounter counter, FailOpen failOpen) {
+  static ViewMode of(CountersSettings settings, ViewCounter counter, FailOpen failOpen, ViewLedger ledger) {
     return settings.localAggregationEnabled()
-        ? new LocalAggregation(counter, failOpen, settings.localAggregation())
-        : new DirectViews(counter, failOpen);
+        ? new LocalAggregation(counter, failOpen, ledger, settings.localAggregation())
+        : new DirectViews(counter, failOpen, ledger);
   }
 }

@@ -67,6 +67,19 @@ public record Namespace(String name) {
     return prefix('o') + bucket;
   }
 
+  /**
+   * The key of one figure of a handler in one minute, summed over every frontend (the admin
+   * page's cluster view); {@code minute} counts minutes since the epoch.
+   */
+  public String clusterMinute(String handler, String figure, long minute) {
+    return prefix('c') + KeyParts.part(handler) + ":" + figure + ":" + minute;
+  }
+
+  /** The key counting a handler's pages rebuilt, on every frontend, since the refresh that gave it {@code token}. */
+  public String clusterRebuiltSince(String handler, long token) {
+    return prefix('r') + KeyParts.part(handler) + ":" + token;
+  }
+
   /** The key that marks a visitor as counted; the visitor id is hashed. */
   public String visitor(String visitorId) {
     return prefix('u') + KeyParts.hashed(visitorId);

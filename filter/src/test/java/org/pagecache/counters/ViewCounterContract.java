@@ -55,6 +55,22 @@ abstract class ViewCounterContract extends CountersFixture {
   }
 
   @Test
+  void fiftyReadersFindingTheCounterMissingTogetherCauseOneLoad() throws Exception {
+    AtomicInteger loads = new AtomicInteger();
+    Counters counters = frontend(b -> b.source(key -> {
+      loads.incrementAndGet();
+      return 500;
+    }).sink(increments -> {}));
+
+    Concurrently.run(50, LIMIT, t -> {
+      assertEquals(500, counters.views("article:77"));
+      return null;
+    });
+
+    assertEquals(1, loads.get(), "source loads");
+  }
+
+  @Test
   void twoFrontendsFindingTheCounterMissingAtOnceLoseNoView() throws Exception {
     CountDownLatch bothLoading = new CountDownLatch(2);
     CountSource source = key -> {

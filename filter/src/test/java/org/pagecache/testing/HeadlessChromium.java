@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -47,7 +48,13 @@ public final class HeadlessChromium implements AutoCloseable {
     this.profile = profile;
   }
 
-  /** Starts Chromium with a 1400×1700 window; fails, naming the packages, when it is missing. */
+  /**
+   * The window of every test: as wide as a common laptop's screen (what the admin page must fit),
+   * and tall enough that a screenshot shows the whole page.
+   */
+  public static final Dimension WINDOW = new Dimension(1280, 1700);
+
+  /** Starts Chromium with a {@link #WINDOW}-sized window; fails, naming the packages, when it is missing. */
   public static HeadlessChromium start() {
     for (String binary : new String[] {CHROMIUM, CHROMEDRIVER}) {
       if (!Files.isExecutable(Path.of(binary))) {
@@ -72,7 +79,7 @@ public final class HeadlessChromium implements AutoCloseable {
         .usingAnyFreePort()
         .build();
     ChromeDriver browser = new ChromeDriver(service, options);
-    browser.manage().window().setSize(new Dimension(1400, 1700));
+    browser.manage().window().setSize(WINDOW);
     return new HeadlessChromium(browser, profile);
   }
 
@@ -88,6 +95,38 @@ public final class HeadlessChromium implements AutoCloseable {
   /** Waits (at most 10 s) until an element's text is exactly {@code text}. */
   public void awaitText(By locator, String text) {
     new WebDriverWait(browser, WAIT).until(ExpectedConditions.textToBe(locator, text));
+  }
+
+  /** The width of the page's viewport in CSS pixels ({@code window.innerWidth}). */
+  public long viewportWidth() {
+    return ((Number) browser.executeScript("return window.innerWidth;")).longValue();
+  }
+
+  /**
+   * What does not fit: the page when it is wider than the window (a sideways scroll bar), and
+   * every element whose content is wider than its box (scrolled or clipped), each described
+   * with its widths (inside an SVG chart only the chart itself counts). Empty when everything
+   * fits.
+   */
+  @SuppressWarnings("unchecked")
+  public List<String> overflowing() {
+    return (List<String>) browser.executeScript("""
+        var found = [];
+        var page = document.documentElement;
+        if (page.scrollWidth > window.innerWidth) {
+          found.push('the page: ' + page.scrollWidth + ' px wide in a ' + window.innerWidth + ' px window');
+        }
+        document.querySelectorAll('body *').forEach(function (el) {
+          // a chart's parts are laid out by its viewBox, which scales the whole chart to fit
+          if (el.closest('svg')) { return; }
+          if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
+            var name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+                + (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(' ').join('.') : '');
+            found.push(name + ': ' + el.scrollWidth + ' px of content in ' + el.clientWidth + ' px');
+          }
+        });
+        return found;
+        """);
   }
 
   /** Saves what the window shows as a PNG. */

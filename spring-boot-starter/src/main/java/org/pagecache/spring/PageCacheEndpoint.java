@@ -11,6 +11,7 @@ import java.util.TreeSet;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
 import org.pagecache.PageCache.HandlerStats;
+import org.pagecache.PageCache.SiteStats;
 import org.pagecache.store.StoreException;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -28,7 +29,8 @@ import org.springframework.lang.Nullable;
  * (Spring Boot's convention for endpoints that change state); then secure it as the other
  * endpoints, since its writes change what every server serves:
  * <ul>
- *   <li>{@code GET /actuator/pagecache}: this JVM's statistics per handler, with the policies;
+ *   <li>{@code GET /actuator/pagecache}: this JVM's statistics per handler, with the policies,
+ *       and each handler's {@code cluster} figures summed over every frontend sharing memcached;
  *   <li>{@code POST /actuator/pagecache} with {@code {"handler":"article"}}: refresh one handler
  *       (only its pages are rebuilt), and/or {@code {"tag":"article:42"}}: invalidate a tag.
  * </ul>
@@ -59,6 +61,7 @@ public class PageCacheEndpoint {
     List<CachePolicy> policies = new ArrayList<>(cache.policies());
     policies.sort(Comparator.comparing(CachePolicy::handler));
     PageCache.Stats stats = cache.stats();
+    Map<String, SiteStats> site = site(policies.stream().map(CachePolicy::handler).toList());
     for (CachePolicy p : policies) {
       Map<String, Object> h = new LinkedHashMap<>();
       h.put("policy", p.spec());
@@ -75,10 +78,35 @@ public class PageCacheEndpoint {
         h.put("lastRefreshMillis", s.lastRefreshMillis());
         h.put("lastRefreshBy", s.lastRefreshBy());
       }
+      h.put("cluster", siteFields(site.get(p.handler())));
       handlers.put(p.handler(), h);
     }
     out.put("handlers", handlers);
     return out;
+  }
+
+  /** Every frontend's figures, as {@code api/stats} has them; empty when memcached cannot be read. */
+  private Map<String, SiteStats> site(List<String> handlers) {
+    try {
+      return cache.siteStats(handlers);
+    } catch (StoreException e) {
+      return Map.of();
+    }
+  }
+
+  /** The fields of {@code api/stats}' {@code cluster} object, or null when unknown. */
+  private static Map<String, Object> siteFields(@Nullable SiteStats c) {
+    if (c == null) {
+      return null;
+    }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("windowMinutes", SiteStats.WINDOW_MINUTES);
+    fields.put("hits", c.hits());
+    fields.put("misses", c.misses());
+    fields.put("rebuilds", c.rebuilds());
+    fields.put("bypasses", c.bypasses());
+    fields.put("rebuiltSinceRefresh", c.rebuiltSinceRefresh() < 0 ? null : c.rebuiltSinceRefresh());
+    return fields;
   }
 
   /**

@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -243,6 +244,7 @@ abstract class DeployedDemoContract {
       assertTrue(flash.getText().contains("Refreshed handler \u201csection\u201d: new token"), flash.getText());
       assertTrue(chromium.browser().findElement(By.cssSelector("tr[data-h='section']")).getText().contains("by editor"));
       chromium.screenshot(Path.of("target", getClass().getSimpleName() + "-admin.png"));
+      assertEquals(List.of(), chromium.overflowing(), "the demo's admin page fits a 1280 px window");
     }
 
     for (String path : sections) {

@@ -5,14 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.PageCache;
+import org.pagecache.PageCache.HandlerStats;
+import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -36,6 +41,9 @@ class NewsApplicationTest {
 
   @LocalServerPort
   int port;
+
+  @Autowired
+  PageCache pageCache;
 
   private static final String OPS = "Basic " + Base64.getEncoder().encodeToString("ops:test-password".getBytes(StandardCharsets.UTF_8));
 
@@ -87,6 +95,18 @@ class NewsApplicationTest {
     assertEquals(200, stats.statusCode(), body(stats));
     assertTrue(body(stats).contains("\"article\":{\"policy\":\"ttl=5m, grace=30m"), body(stats));
     assertTrue(body(stats).contains("\"storeDown\":false"), body(stats));
+  }
+
+  @Test
+  void theEndpointShowsEachHandlersFiguresSummedOverEveryFrontend() {
+    get("/article/6");
+    get("/article/6");
+    HandlerStats article = pageCache.stats().handler("article");
+    String expected = "\"cluster\":{\"windowMinutes\":60,\"hits\":" + (article.hits() + article.stale())
+        + ",\"misses\":" + article.misses() + ",\"rebuilds\":" + article.rebuilds();
+    // each frontend adds its figures every 5 s: poll the endpoint until this one's have arrived
+    Eventually.assertWithin(Duration.ofSeconds(30), "the endpoint shows " + expected,
+        () -> body(Http.get(uri("/actuator/pagecache"), "Authorization", OPS)).contains(expected));
   }
 
   @Test
