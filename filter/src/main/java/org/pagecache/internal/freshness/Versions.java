@@ -1,8 +1,8 @@
 package org.pagecache.internal.freshness;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.concurrent.ThreadLocalRandom;
+import org.pagecache.internal.text.StoredNumbers;
 import org.pagecache.store.Store;
 
 /**
@@ -92,18 +92,11 @@ public final class Versions {
   }
 
   public static byte[] encode(long value) {
-    return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+    return StoredNumbers.encode(value);
   }
 
   /** A stored version; garbage reads as 0 (the safe side: the JVM's memory still applies). */
   public static long parse(byte[] value) {
-    if (value == null) {
-      return 0;
-    }
-    try {
-      return Long.parseLong(new String(value, StandardCharsets.US_ASCII).trim());
-    } catch (NumberFormatException e) {
-      return 0;
-    }
+    return StoredNumbers.parse(value);
   }
 }

@@ -1,6 +1,6 @@
 package org.pagecache.internal.nodes;
 
-import java.nio.charset.StandardCharsets;
+import org.pagecache.internal.text.StoredNumbers;
 import org.pagecache.store.Store;
 
 /** Control values are decimal numbers that only grow; this raises one replica of one. */
@@ -39,13 +39,6 @@ final class ControlValues {
 
   /** A stored number; anything else reads as 0 (the lowest, so it is raised over). */
   static long parse(byte[] value) {
-    if (value == null) {
-      return 0;
-    }
-    try {
-      return Long.parseLong(new String(value, StandardCharsets.US_ASCII).trim());
-    } catch (NumberFormatException e) {
-      return 0;
-    }
+    return StoredNumbers.parse(value);
   }
 }
