@@ -13,12 +13,12 @@ import org.pagecache.internal.freshness.UpdateTokens;
 import org.pagecache.internal.key.IgnoredCookies;
 import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.near.NearCache;
+import org.pagecache.internal.nodes.ClusterStore;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.sitewide.SiteTotals;
 import org.pagecache.internal.stats.StatsRecorder;
 import org.pagecache.internal.store.GuardedStore;
 import org.pagecache.internal.store.PageCodec;
-import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Store;
 
 /**
@@ -77,8 +77,12 @@ final class Engine {
     this.live = new LiveCounts(counters);
     this.site = new SiteTotals(this.store, config.namespace, recorder, tokens, clock);
     this.clusters = Clusters.start(config.clusters, new Clusters.Local(this.store, tokens, tags, codec,
-        config.namespace, clock, config.retryInterval), servers -> new MemcachedStore(new MemcachedStore.Settings(
-        servers, config.binaryProtocol, config.connectTimeout, config.opTimeout, config.poolSize)));
+        config.namespace, clock, config.retryInterval),
+        // Placed as that cluster's own frontends place keys (tokens and tag versions on every node). Its
+        // breakers run on real time: the broadcaster's thread retries a remote in real time, whatever clock pages use.
+        servers -> ClusterStore.connect(new ClusterStore.Settings(servers, null, config.gutterTtl,
+            config.binaryProtocol, config.connectTimeout, config.opTimeout, config.poolSize, config.namespace,
+            Clock.systemUTC(), config.retryInterval)));
     this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8);
     this.visitors = switch (config.online) {
       case "off" -> null;
