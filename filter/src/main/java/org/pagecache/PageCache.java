@@ -241,7 +241,7 @@ public final class PageCache implements AutoCloseable {
     String handler = handlerForPath(rawPath);
     CachePolicy policy = policies.policy(handler);
     String key = keys.forUrl(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), handler,
-        keys.varyHeaders(handler, policy.vary()), policy.cookies());
+        policy.vary(), policy.cookies());
     near.drop(key);
     boolean existed = store.delete(key);
     near.drop(key); // again: a lookup that read the page just before the delete may have remembered it

@@ -34,6 +34,7 @@ import org.pagecache.internal.freshness.Freshness.Decision;
 import org.pagecache.internal.freshness.HitForMiss;
 import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.key.RequestParts;
+import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.store.CachedPage;
@@ -69,6 +70,8 @@ final class PageFlow {
   private static final String NEAR_ENTRY = "org.pagecache.internal.near.entry";
   /** Request attribute: this request waited lock.wait in the JVM for another's build already. */
   private static final String WAITED_IN_JVM = "org.pagecache.internal.near.waited";
+  /** Request attribute: the vary record the lookup found under the page's URL. */
+  private static final String VARY_RECORD = "org.pagecache.internal.key.varyRecord";
 
   private final PageCache cache;
   private final String cacheHeader;
@@ -187,8 +190,7 @@ final class PageFlow {
    * in the JVM: the requests waiting there wait for it.
    */
   private Found lookup(PageRequest p, boolean mayWait) {
-    List<String> varyNames = cache.keys.varyHeaders(p.handler, p.policy.vary());
-    String key = pageKey(p, varyNames);
+    String key = pageKey(p);
     Found known = nearOrWaited(p, key, mayWait); // this JVM's memory, or another request of it building the page
     if (known != null) {
       return known;
@@ -198,18 +200,15 @@ final class PageFlow {
     Map<String, byte[]> got = cache.store.getMulti(List.of(tokenKey, key));
     long token = cache.tokens.effective(p.handler, got.get(tokenKey));
     CachedPage page = cache.codec.decode(key, got.get(key));
-    if (page != null && !page.vary().isEmpty()) {
-      // The response varied on headers this JVM did not key on yet: learn them, look again.
-      if (cache.keys.learnVary(p.handler, page.vary().stream().map(Header::name).toList())) {
-        String keyed = pageKey(p, cache.keys.varyHeaders(p.handler, p.policy.vary()));
-        if (!keyed.equals(key)) {
-          key = keyed;
-          page = cache.codec.decode(key, cache.store.get(key));
-        }
-      }
-      if (page != null && !varyMatches(page, p.req)) {
-        page = null;
-      }
+    if (page != null && page.isVaryRecord()) {
+      // The URL's responses vary: its record names the headers, the variant lives under its own key
+      // (RFC 9111 4.1's secondary key); a second round trip only for pages that vary.
+      p.req.setAttribute(VARY_RECORD, page);
+      key = variantKey(p, page);
+      page = cache.codec.decode(key, cache.store.get(key));
+    }
+    if (page != null && !varyMatches(page, p.req)) {
+      page = null;
     }
     Map<String, Long> versions = Map.of();
     if (page != null && !page.tags().isEmpty()) {
@@ -223,9 +222,29 @@ final class PageFlow {
     return new Found(key, page, token, decision, versions);
   }
 
-  /** The page's key: its URL, the headers the handler varies on, and the request's own key parts. */
-  private String pageKey(PageRequest p, List<String> varyNames) {
-    return cache.keys.forRequest(p.req, p.handler, varyNames, p.parts.keyParts());
+  /** The page's primary key: its URL, the headers its policy varies on, and the request's own key parts. */
+  private String pageKey(PageRequest p) {
+    return cache.keys.forRequest(p.req, p.handler, p.policy.vary(), p.parts.keyParts());
+  }
+
+  /**
+   * The key of this request's variant of a page whose responses vary on the record's headers
+   * besides the policy's. The record's time is part of it: evicting the URL (its record) leaves
+   * every variant unreachable, and a record made anew after that does not find them again.
+   */
+  private String variantKey(PageRequest p, CachedPage record) {
+    List<String[]> parts = new ArrayList<>(p.parts.keyParts());
+    parts.add(VaryRecord.keyPart(record.builtAtMillis()));
+    return cache.keys.forRequest(p.req, p.handler, VaryRecord.keyHeaders(p.policy.vary(), record.varyNames()), parts);
+  }
+
+  /** The URL's vary record for a response varying on {@code names}: the one the lookup found when it names the same headers. */
+  private CachedPage varyRecord(PageRequest p, List<String> names, long now) {
+    Object seen = p.req.getAttribute(VARY_RECORD);
+    if (seen instanceof CachedPage record && Set.copyOf(record.varyNames()).equals(Set.copyOf(names))) {
+      return record;
+    }
+    return CachedPage.varyRecord(names, now);
   }
 
   private static boolean varyMatches(CachedPage page, HttpServletRequest req) {
@@ -362,6 +381,10 @@ final class PageFlow {
         pause = Math.min(pause * 2, MAX_POLL_MILLIS);
         Map<String, byte[]> got = cache.store.getMulti(List.of(found.key, lockKey));
         CachedPage page = cache.codec.decode(found.key, got.get(found.key));
+        if (page != null && page.isVaryRecord()) {
+          variantAfterWait(p);
+          return;
+        }
         if (page != null && !builtAfter(page, found.page)) {
           page = null; // still what the lookup found (a page that may not be served stale)
         }
@@ -388,6 +411,24 @@ final class PageFlow {
       p.stats.record(Event.ERROR);
     }
     answer(p, build(p, found, null)); // waited lock.wait for nothing: never keep a reader waiting longer
+  }
+
+  /**
+   * The builder found that the URL's responses vary and stored its own variant: this request's
+   * variant is served if someone built it, else built by this request (under its own lock when free).
+   */
+  private void variantAfterWait(PageRequest p) throws IOException, ServletException {
+    Found variant = lookup(p, false);
+    if (variant.page != null && !variant.page.isUncacheableMarker() && variant.decision.state() == Freshness.State.FRESH) {
+      serve(p, variant.page, null, CacheStatus.collapsed(ttlLeft(variant.page)));
+      return;
+    }
+    Lease lease = tryLock(p, variant.key, null);
+    if (lease != null) {
+      buildUnderLock(p, variant, null, lease);
+    } else {
+      answer(p, build(p, variant, null));
+    }
   }
 
   private static boolean builtAfter(CachedPage page, CachedPage before) {
@@ -502,7 +543,7 @@ final class PageFlow {
       return new Built(null, null, null, e);
     }
     BuildDecision d = BuildDecision.of(c, p.policy, start, stale != null, containerSetCookie(p),
-        recordUnkeyedReads(p, shared.reads()));
+        recordUnkeyedReads(p, c, shared.reads()));
     switch (d.kind()) {
       case PASSED_THROUGH -> {
         // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
@@ -533,10 +574,11 @@ final class PageFlow {
    * Records the request headers the handler read that are not part of the page's key, logging each
    * once per handler: the evidence for {@code vary=} or {@code harmless=}. True when there were any.
    */
-  private boolean recordUnkeyedReads(PageRequest p, HeaderReads reads) {
+  private boolean recordUnkeyedReads(PageRequest p, Captured c, HeaderReads reads) {
     boolean any = false;
+    List<String> responseVary = VaryRecord.names(c.headerValues("Vary"), List.of());
     for (String name : reads.names()) {
-      if (keyed(p, name)) {
+      if (keyed(p, responseVary, name)) {
         continue;
       }
       any = true;
@@ -549,9 +591,9 @@ final class PageFlow {
   }
 
   /** Headers a page's key covers, that decide a bypass, or that never change a page. */
-  private boolean keyed(PageRequest p, String name) {
+  private boolean keyed(PageRequest p, List<String> responseVaryNames, String name) {
     return RequestParts.keyedHeader(name) || NEVER_CHANGE_A_PAGE.contains(name) || p.policy.harmless().contains(name)
-        || cache.keys.varyHeaders(p.handler, p.policy.vary()).contains(name)
+        || p.policy.vary().contains(name) || responseVaryNames.contains(name)
         || (name.equals("authorization") && !p.policy.allowAuthorized());
   }
 
@@ -561,11 +603,10 @@ final class PageFlow {
 
   private Built store(PageRequest p, Found found, Captured c, CachedPage stale, long start, Duration fresh) {
     long now = cache.clock.millis();
-    String key = found.key;
     List<Header> vary = responseVary(p, c);
-    if (!vary.isEmpty() && cache.keys.learnVary(p.handler, vary.stream().map(Header::name).toList())) {
-      key = pageKey(p, cache.keys.varyHeaders(p.handler, p.policy.vary()));
-    }
+    // A page that varies is stored under its variant key, and its URL's key gets the record naming the headers.
+    CachedPage record = vary.isEmpty() ? null : varyRecord(p, vary.stream().map(Header::name).toList(), now);
+    String key = record == null ? pageKey(p) : variantKey(p, record);
     List<TagVersion> tags;
     try {
       tags = tagVersions(p, c, start);
@@ -587,7 +628,9 @@ final class PageFlow {
       return Built.replaying(c, CacheStatus.refused("too-large"));
     }
     // A page that may not be served stale is of no use past its fresh time.
-    boolean stored = storeQuietly(p, key, bytes, storeTtlSeconds(mustRevalidate ? fresh : fresh.plus(p.policy.grace())));
+    int ttl = storeTtlSeconds(mustRevalidate ? fresh : fresh.plus(p.policy.grace()));
+    boolean stored = record == null || storeQuietly(p, pageKey(p), cache.codec.encode(record), ttl);
+    stored = stored && storeQuietly(p, key, bytes, ttl);
     if (stored) {
       p.stats.record(Event.WRITE);
       cache.near.remember(key, p.handler, page, now);
@@ -637,17 +680,8 @@ final class PageFlow {
 
   /** Headers the response says it varies on, beyond the policy's and Accept-Encoding, with this request's values. */
   private List<Header> responseVary(PageRequest p, Captured c) {
-    LinkedHashSet<String> names = new LinkedHashSet<>();
-    for (String v : c.headerValues("Vary")) {
-      for (String n : v.split(",")) {
-        String name = n.trim().toLowerCase(Locale.ROOT);
-        if (!name.isEmpty() && !name.equals("accept-encoding") && !p.policy.vary().contains(name)) {
-          names.add(name);
-        }
-      }
-    }
     List<Header> vary = new ArrayList<>();
-    for (String name : names) {
+    for (String name : VaryRecord.names(c.headerValues("Vary"), p.policy.vary())) {
       vary.add(new Header(name, PageKeys.headerValue(p.req, name)));
     }
     return vary;
