@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -18,7 +19,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.stats.HandlerStats;
-import org.pagecache.internal.capture.Cacheability;
 import org.pagecache.internal.capture.CaptureRequest;
 import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.capture.Captured;
@@ -27,11 +27,13 @@ import org.pagecache.internal.capture.HeaderReads;
 import org.pagecache.internal.capture.PageBuilder;
 import org.pagecache.internal.capture.PageSender;
 import org.pagecache.internal.capture.PageSender.Label;
+import org.pagecache.internal.capture.ResponseStartWatch;
 import org.pagecache.internal.capture.TagsHeaderHidden;
 import org.pagecache.internal.counters.Placeholders;
 import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.freshness.Freshness.Decision;
 import org.pagecache.internal.freshness.HitForMiss;
+import org.pagecache.internal.freshness.InvalidationTargets;
 import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.key.VaryRecord;
@@ -92,7 +94,7 @@ final class PageFlow {
   void handle(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
     String method = req.getMethod();
     if (!"GET".equals(method) && !"HEAD".equals(method)) {
-      chain.doFilter(req, new TagsHeaderHidden(res));
+      unsafe(req, res, chain);
       return;
     }
     if (cache.visitors != null) {
@@ -135,6 +137,33 @@ final class PageFlow {
       }
       case ABSENT -> absent(p, found);
     }
+  }
+
+  /**
+   * Runs any other method than GET and HEAD uncached; when it succeeds, the pages it changed are
+   * evicted before its answer starts (see {@link InvalidationTargets}), unless the handler's policy
+   * says {@code invalidate=off}.
+   */
+  private void unsafe(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    CachePolicy policy = cache.policies.policy(cache.policies.handlerFor(req));
+    if (!policy.invalidateOnWrite()) {
+      chain.doFilter(req, new TagsHeaderHidden(res));
+      return;
+    }
+    ResponseStartWatch watched = new ResponseStartWatch(res, (status, location, contentLocation) -> {
+      try {
+        String query = req.getQueryString();
+        URI target = URI.create(req.getRequestURL() + (query == null ? "" : "?" + query));
+        for (URI url : InvalidationTargets.of(req.getMethod(), status, target, location, contentLocation)) {
+          cache.evict(url.toString());
+        }
+      } catch (StoreException | IllegalArgumentException e) {
+        // memcached unreachable (its pages expire by themselves) or a URL the cache cannot key
+      }
+    });
+    chain.doFilter(req, watched);
+    watched.finish();
   }
 
   private static final RequestParts NO_PARTS = new RequestParts(null, List.of(), List.of());
@@ -565,7 +594,7 @@ final class PageFlow {
         return Built.replaying(c, CacheStatus.refused(d.reason()));
       }
       default -> {
-        return store(p, found, d.response(), stale, start, d.fresh());
+        return store(p, found, d, stale, start);
       }
     }
   }
@@ -601,7 +630,9 @@ final class PageFlow {
   private static final Set<String> NEVER_CHANGE_A_PAGE = Set.of("content-length", "content-type", "connection",
       "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "expect");
 
-  private Built store(PageRequest p, Found found, Captured c, CachedPage stale, long start, Duration fresh) {
+  private Built store(PageRequest p, Found found, BuildDecision d, CachedPage stale, long start) {
+    Captured c = d.response();
+    Duration fresh = d.fresh();
     long now = cache.clock.millis();
     List<Header> vary = responseVary(p, c);
     // A page that varies is stored under its variant key, and its URL's key gets the record naming the headers.
@@ -613,10 +644,10 @@ final class PageFlow {
     } catch (StoreException e) {
       tags = null;
     }
-    boolean mustRevalidate = Cacheability.forbidsStale(c);
+    boolean mustRevalidate = d.forbidsStale();
     CachedPage page = PageBuilder.build(c, new PageBuilder.Context(now, fresh.toMillis(), now - start,
         found.token, tags == null ? List.of() : tags, LiveCounts.declared(p.req), Placeholders.contains(c.body()),
-        vary, cacheHeader, mustRevalidate));
+        vary, cacheHeader, mustRevalidate, d.ageSeconds()));
     byte[] bytes = cache.codec.encode(page);
     if (tags == null) {
       p.stats.record(Event.ERROR);
