@@ -14,7 +14,7 @@ public final class CacheControl {
   /** Delta-seconds at or above 2^31 are read as 2^31 (RFC 9111 1.2.2). */
   static final long MAX_DELTA = 2147483648L;
 
-  private record Directive(String name, String value, boolean quoted) {}
+  private record Directive(String name, String rawName, String value, boolean quoted) {}
 
   private final List<Directive> directives;
 
@@ -35,6 +35,29 @@ public final class CacheControl {
   public boolean isEmpty() {
     return directives.isEmpty();
   }
+
+  /**
+   * True when the field reads as a Structured Field dictionary whose lifetimes are integers, as a
+   * targeted field must (RFC 9213 2.1: an invalid one is ignored as a whole, and
+   * {@code Cache-Control} decides): keys in lower case, values integers, tokens or strings.
+   */
+  public boolean isValidDictionary() {
+    for (Directive d : directives) {
+      if (!d.rawName.matches("[a-z*][a-z0-9_\\-.*]*")) {
+        return false;
+      }
+      if (d.value != null && !d.quoted && !d.value.matches("-?[0-9]+|[A-Za-z*][A-Za-z0-9:/!#$%&'*+.^_`|~-]*|\\?[01]")) {
+        return false;
+      }
+      if (d.value != null && d.quoted && DELTA_DIRECTIVES.contains(d.name)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static final java.util.Set<String> DELTA_DIRECTIVES =
+      java.util.Set.of("max-age", "s-maxage", "stale-while-revalidate", "stale-if-error");
 
   /** True when the directive is present, with or without a value. */
   public boolean has(String name) {
@@ -84,7 +107,8 @@ public final class CacheControl {
       while (i < n && line.charAt(i) != '=' && line.charAt(i) != ',') {
         i++;
       }
-      String name = line.substring(start, i).trim().toLowerCase(Locale.ROOT);
+      String rawName = line.substring(start, i).trim();
+      String name = rawName.toLowerCase(Locale.ROOT);
       String value = null;
       boolean quoted = false;
       if (i < n && line.charAt(i) == '=') {
@@ -113,7 +137,7 @@ public final class CacheControl {
         }
       }
       if (!name.isEmpty()) {
-        into.add(new Directive(name, value, quoted));
+        into.add(new Directive(name, rawName, value, quoted));
       }
     }
   }

@@ -9,7 +9,8 @@ import java.util.List;
  *
  * <p>The controlling field is the first present of {@code PageCache-Control} (addressed to this
  * cache alone, never sent to the client), {@code CDN-Cache-Control} (addressed to the caches of
- * the site's operator, RFC 9213) and {@code Cache-Control}; a targeted field replaces
+ * the site's operator, RFC 9213) and {@code Cache-Control}; a targeted field that is not a valid
+ * Structured Field dictionary is ignored as a whole. A targeted field replaces
  * {@code Cache-Control} and {@code Expires} entirely. The lifetime is {@code s-maxage}, else
  * {@code max-age}, else {@code Expires} minus the response's {@code Date}; an unreadable one means
  * "do not reuse". The response's age ({@code Age}, or its {@code Date} already past) is counted
@@ -36,10 +37,10 @@ public record Lifetime(String refusal, Duration fresh, long ageSeconds, boolean 
   public static Lifetime of(Captured c, long nowMillis, Duration max) {
     boolean targeted = true;
     CacheControl cc = CacheControl.parse(c.headerValues(OWN_FIELD));
-    if (cc.isEmpty()) {
+    if (cc.isEmpty() || !cc.isValidDictionary()) {
       cc = CacheControl.parse(c.headerValues(CDN_FIELD));
     }
-    if (cc.isEmpty()) {
+    if (cc.isEmpty() || !cc.isValidDictionary()) {
       cc = CacheControl.parse(c.headerValues("Cache-Control"));
       targeted = false;
     }
