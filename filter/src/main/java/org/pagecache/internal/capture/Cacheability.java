@@ -109,25 +109,6 @@ public final class Cacheability {
     return false;
   }
 
-  /**
-   * The TTL the handler asked for with {@code s-maxage} (preferred, it is meant for shared caches),
-   * {@code max-age} or, without either, {@code Expires}, capped at {@code max}; null when it asked
-   * for none. Zero means "do not store".
-   */
-  public static Duration requestedTtl(Captured c, Duration max, long nowMillis) {
-    Long sMaxAge = seconds(c, "s-maxage");
-    Long chosen = sMaxAge != null ? sMaxAge : seconds(c, "max-age");
-    Duration d;
-    if (chosen != null) {
-      d = Duration.ofSeconds(chosen);
-    } else if (c.header("Expires") != null) {
-      d = Duration.ofMillis(Math.max(0, expiresInMillis(c, nowMillis)) / 1000 * 1000);
-    } else {
-      return null;
-    }
-    return d.compareTo(max) > 0 ? max : d;
-  }
-
   /** The last value of a delta-seconds directive, or null when absent or not a number. */
   private static Long seconds(Captured c, String directive) {
     Long found = null;

@@ -13,12 +13,13 @@ import java.util.regex.Pattern;
  * ({@code Sun, 06 Nov 1994 08:49:37 GMT}) and the two obsolete forms, RFC 850
  * ({@code Sunday, 06-Nov-94 08:49:37 GMT}) and asctime ({@code Sun Nov  6 08:49:37 1994}).
  * Anything else, such as a one-digit hour, a time zone other than GMT or a field repeated on two
- * lines, is not a date. Letters are read in any case, as most caches do.
+ * lines, is not a date. Letters are read in any case, and a one-digit day (what Java's
+ * {@code RFC_1123_DATE_TIME} writes) is read too, as most caches do.
  */
 public final class HttpDates {
   private static final String MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec";
   private static final Pattern IMF = Pattern.compile(
-      "(?i)(mon|tue|wed|thu|fri|sat|sun), (\\d{2}) ([a-z]{3}) (\\d{4}) (\\d{2}):(\\d{2}):(\\d{2}) gmt");
+      "(?i)(mon|tue|wed|thu|fri|sat|sun), (\\d{1,2}) ([a-z]{3}) (\\d{4}) (\\d{2}):(\\d{2}):(\\d{2}) gmt");
   private static final Pattern RFC850 = Pattern.compile(
       "(?i)(monday|tuesday|wednesday|thursday|friday|saturday|sunday), (\\d{2})-([a-z]{3})-(\\d{2}) (\\d{2}):(\\d{2}):(\\d{2}) gmt");
   private static final Pattern ASCTIME = Pattern.compile(
