@@ -23,6 +23,7 @@ import org.pagecache.internal.capture.CaptureRequest;
 import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.capture.Captured;
 import org.pagecache.internal.capture.CapturingResponse;
+import org.pagecache.internal.capture.Freshening;
 import org.pagecache.internal.capture.HeaderReads;
 import org.pagecache.internal.capture.PageBuilder;
 import org.pagecache.internal.capture.PageSender;
@@ -557,7 +558,10 @@ final class PageFlow {
     CapturingResponse capture = newCapture(p);
     capture.onPassThrough(label(CacheStatus.bypass("streamed"))::apply);
     markRecentInvalidation(p, found, start);
-    CaptureRequest shared = CaptureRequest.forSharing(p.req, capture);
+    // A stored page with the application's validators is asked for conditionally (RFC 9111 4.3.1).
+    Map<String, String> conditions = Freshening.conditions(found.page);
+    CaptureRequest shared = conditions.isEmpty() ? CaptureRequest.forSharing(p.req, capture)
+        : CaptureRequest.forRevalidation(p.req, capture, conditions);
     Captured c;
     try {
       p.chain.doFilter(shared, capture);
@@ -570,6 +574,9 @@ final class PageFlow {
         return Built.serving(stale, CacheStatus.staleIfError(null));
       }
       return new Built(null, null, null, e);
+    }
+    if (!conditions.isEmpty() && c.status() == 304 && !c.passedThrough()) {
+      return freshened(p, found, c, start);
     }
     BuildDecision d = BuildDecision.of(c, p.policy, start, stale != null, containerSetCookie(p),
         recordUnkeyedReads(p, c, shared.reads()));
@@ -668,6 +675,49 @@ final class PageFlow {
     }
     cache.waiting.arrived(found.key, page);
     return Built.serving(page, CacheStatus.miss(stale != null, stored));
+  }
+
+  /**
+   * The handler answered the revalidation with 304: the stored page, its headers updated with the
+   * 304's and its freshness judged anew from them, is stored again and served (RFC 9111 4.3.4);
+   * the body is not built again. If the updated headers now forbid storing, it is served this once.
+   */
+  private Built freshened(PageRequest p, Found found, Captured notModified, long start) {
+    CachedPage old = found.page;
+    long now = cache.clock.millis();
+    List<Header> merged = Freshening.merged(old.headers(), notModified.headers());
+    Captured asStored = new Captured(old.status(), merged, List.of(), new byte[0], null, false, false, false);
+    BuildDecision d = BuildDecision.of(asStored, p.policy, start, false, containerSetCookie(p), false);
+    if (d.kind() != BuildDecision.Kind.STORE) {
+      p.stats.bypass(d.reason());
+      return Built.serving(old, CacheStatus.refused(d.reason()));
+    }
+    List<TagVersion> tags = old.tags();
+    if (!tags.isEmpty()) {
+      try {
+        Map<String, Long> recorded = cache.tags.forBuild(tags.stream().map(TagVersion::tag).toList(), start);
+        tags = tags.stream().map(t -> new TagVersion(t.tag(), recorded.getOrDefault(t.tag(), 0L))).toList();
+      } catch (StoreException e) {
+        p.stats.record(Event.ERROR);
+        return Built.serving(old, CacheStatus.miss(true, false));
+      }
+    }
+    List<Header> headers = new ArrayList<>(merged);
+    headers.removeIf(h -> h.name().equalsIgnoreCase("Age"));
+    if (d.ageSeconds() > 0) {
+      headers.add(new Header("Age", Long.toString(d.ageSeconds())));
+    }
+    CachedPage page = new CachedPage(old.status(), headers, old.body(), old.gzipped(), old.etag(), now,
+        now + d.fresh().toMillis(), now - start, found.token, tags, old.viewKeys(), old.placeholders(), old.vary(),
+        null, d.forbidsStale(), 0);
+    int ttl = storeTtlSeconds(d.forbidsStale() ? d.fresh() : d.fresh().plus(p.policy.grace()));
+    boolean stored = storeQuietly(p, found.key, cache.codec.encode(page), ttl);
+    if (stored) {
+      p.stats.record(Event.WRITE);
+      cache.near.remember(found.key, p.handler, page, now);
+    }
+    cache.waiting.arrived(found.key, page);
+    return Built.serving(page, CacheStatus.miss(true, stored));
   }
 
   /**

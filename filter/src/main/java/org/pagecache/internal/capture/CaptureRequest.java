@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -33,16 +34,29 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
   private final CapturingResponse capture;
   private final boolean shared;
   private final HeaderReads reads = new HeaderReads();
+  /** Conditional headers of the cache's own (lower-case names), in place of the client's. */
+  private final Map<String, String> conditions;
 
-  private CaptureRequest(HttpServletRequest request, CapturingResponse capture, boolean shared) {
+  private CaptureRequest(HttpServletRequest request, CapturingResponse capture, boolean shared,
+      Map<String, String> conditions) {
     super(request);
     this.capture = capture;
     this.shared = shared;
+    this.conditions = conditions;
   }
 
   /** For a page being built for the cache: the full representation every client can share. */
   public static CaptureRequest forSharing(HttpServletRequest request, CapturingResponse capture) {
-    return new CaptureRequest(request, capture, true);
+    return new CaptureRequest(request, capture, true, Map.of());
+  }
+
+  /**
+   * For a stored page being revalidated: as {@link #forSharing}, but asking with the page's own
+   * validators ({@link Freshening#conditions}), so the handler may answer 304.
+   */
+  public static CaptureRequest forRevalidation(HttpServletRequest request, CapturingResponse capture,
+      Map<String, String> conditions) {
+    return new CaptureRequest(request, capture, true, Map.copyOf(conditions));
   }
 
   /**
@@ -50,12 +64,12 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
    * left as the client sent it; only going async is intercepted.
    */
   public static CaptureRequest asSent(HttpServletRequest request, CapturingResponse capture) {
-    return new CaptureRequest(request, capture, false);
+    return new CaptureRequest(request, capture, false, Map.of());
   }
 
   /** For a request that is only watched, not captured (a bypassed HEAD): it records what the handler reads. */
   public static CaptureRequest watching(HttpServletRequest request) {
-    return new CaptureRequest(request, null, false);
+    return new CaptureRequest(request, null, false, Map.of());
   }
 
   /** The headers and cookies the handler has read so far. */
@@ -69,8 +83,15 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
     return shared && "HEAD".equals(method) ? "GET" : method;
   }
 
+  private String condition(String name) {
+    return conditions.isEmpty() || name == null ? null : conditions.get(name.toLowerCase(Locale.ROOT));
+  }
+
   @Override
   public String getHeader(String name) {
+    if (condition(name) != null) {
+      return condition(name);
+    }
     if (hidden(name)) {
       return null;
     }
@@ -80,6 +101,9 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
 
   @Override
   public Enumeration<String> getHeaders(String name) {
+    if (condition(name) != null) {
+      return Collections.enumeration(List.of(condition(name)));
+    }
     if (hidden(name)) {
       return Collections.emptyEnumeration();
     }
@@ -89,6 +113,13 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
 
   @Override
   public long getDateHeader(String name) {
+    if (condition(name) != null) {
+      Long date = HttpDates.parse(condition(name));
+      if (date == null) {
+        throw new IllegalArgumentException(name + ": not a date");
+      }
+      return date;
+    }
     if (hidden(name)) {
       return -1;
     }
@@ -109,6 +140,7 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
   public Enumeration<String> getHeaderNames() {
     List<String> names = Collections.list(super.getHeaderNames());
     names.removeIf(this::hidden);
+    names.addAll(conditions.keySet());
     return Collections.enumeration(names);
   }
 

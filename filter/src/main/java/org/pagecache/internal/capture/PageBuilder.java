@@ -34,7 +34,8 @@ public final class PageBuilder {
     for (Header h : c.headers()) {
       String name = h.name().toLowerCase(Locale.ROOT);
       if (NOT_STORED.contains(name) || connectionListed.contains(name)
-          || (ctx.cacheHeader != null && name.equalsIgnoreCase(ctx.cacheHeader))) {
+          || (ctx.cacheHeader != null && name.equalsIgnoreCase(ctx.cacheHeader))
+          || (name.equals("date") && HttpDates.parse(h.value()) == null)) { // the container's Date then stands
         continue;
       }
       if (name.equals("content-type")) {
