@@ -46,11 +46,16 @@ public final class CacheTestsGateway {
     }
     // The origin's own Date, Via and Warning must reach it unchanged; the JDK client refuses them by default.
     System.setProperty("jdk.httpclient.allowRestrictedHeaders", "date,via,warning,from");
+    // Idle connections are dropped before the origin's own keep-alive timeout (Node's is 5 s), so
+    // the client never reuses one the origin is closing at that moment.
+    System.setProperty("jdk.httpclient.keepalive.timeout", "2");
     URI origin = URI.create(args[0].endsWith("/") ? args[0].substring(0, args[0].length() - 1) : args[0]);
     String policies = args.length > 1 ? args[1] : "";
     try (BenchMemcached memcached = new BenchMemcached(1)) {
       PageCacheConfig config = PageCacheConfig.builder()
           .set("memcached.servers", memcached.servers())
+          // a shared 2-core machine stalls now and then: no test should meet the circuit breaker
+          .set("memcached.op.timeout", "2s")
           .set("policies", policies)
           .build();
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
