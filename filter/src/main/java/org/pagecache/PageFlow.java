@@ -665,8 +665,7 @@ final class PageFlow {
       p.stats.bypass("too-large");
       return Built.replaying(c, CacheStatus.refused("too-large"));
     }
-    // A page that may not be served stale is of no use past its fresh time.
-    int ttl = storeTtlSeconds(mustRevalidate ? fresh : fresh.plus(p.policy.grace()));
+    int ttl = storeTtlSeconds(keptFor(page, fresh, p.policy));
     boolean stored = record == null || storeQuietly(p, pageKey(p), cache.codec.encode(record), ttl);
     stored = stored && storeQuietly(p, key, bytes, ttl);
     if (stored) {
@@ -710,7 +709,7 @@ final class PageFlow {
     CachedPage page = new CachedPage(old.status(), headers, old.body(), old.gzipped(), old.etag(), now,
         now + d.fresh().toMillis(), now - start, found.token, tags, old.viewKeys(), old.placeholders(), old.vary(),
         null, d.forbidsStale(), 0);
-    int ttl = storeTtlSeconds(d.forbidsStale() ? d.fresh() : d.fresh().plus(p.policy.grace()));
+    int ttl = storeTtlSeconds(keptFor(page, d.fresh(), p.policy));
     boolean stored = storeQuietly(p, found.key, cache.codec.encode(page), ttl);
     if (stored) {
       p.stats.record(Event.WRITE);
@@ -752,6 +751,15 @@ final class PageFlow {
       p.stats.record(Event.ERROR);
       return false;
     }
+  }
+
+  /**
+   * How long memcached keeps a page: its fresh time and the grace. A page that may not be served
+   * stale is of no use past its fresh time, unless it has the application's validators: then it is
+   * kept to be revalidated (never served stale: {@code Freshness} calls it ABSENT).
+   */
+  private static Duration keptFor(CachedPage page, Duration fresh, CachePolicy policy) {
+    return page.mustRevalidate() && Freshening.conditions(page).isEmpty() ? fresh : fresh.plus(policy.grace());
   }
 
   private static int storeTtlSeconds(Duration d) {

@@ -77,6 +77,28 @@ class RevalidationSpec {
   }
 
   @BothStores
+  void aMustRevalidatePageIsKeptToBeRevalidatedButNeverServedStale(Backend backend) {
+    SiteUnderTest site = sites.on(backend).clock(clock).set("policies", "page: cache-control=honor")
+        .handler("page", SiteServlets.of((req, res, call) -> {
+          String inm = req.getHeader("If-None-Match");
+          asked.add(inm == null ? "-" : inm);
+          res.setHeader("Cache-Control", "max-age=10, must-revalidate");
+          res.setHeader("ETag", "\"v1\"");
+          if ("\"v1\"".equals(inm)) {
+            res.setStatus(304);
+            return;
+          }
+          res.getWriter().print("body of call " + call);
+        }), "/page/*").start();
+    site.get("/page/m");
+    clock.advance(Duration.ofSeconds(11));
+    Response revalidated = site.get("/page/m");
+    assertEquals("MISS", revalidated.xcache());
+    assertEquals("body of call 1", revalidated.text());
+    assertEquals(List.of("-", "\"v1\""), asked);
+  }
+
+  @BothStores
   void aPageWithoutValidatorsIsRebuiltInFull(Backend backend) {
     SiteUnderTest site = site(backend, false);
     site.get("/page/c");
