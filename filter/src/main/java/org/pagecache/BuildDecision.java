@@ -17,12 +17,12 @@ import org.pagecache.internal.capture.Lifetime;
  * @param reason          why it is not stored (a Cache-Status detail); null for STORE
  * @param response        the response to store or replay (a sendError page gets a small body)
  * @param fresh           how long a stored page is fresh
- * @param ageSeconds      the response's age on arrival (its Age, or its Date already past), for the Age sent later
- * @param forbidsStale    the response may never be served stale (must-revalidate and, with cache-control=honor,
- *                        proxy-revalidate or s-maxage in its controlling field)
  * @param rememberRefusal whether to leave a refusal marker: always for a response that went out as
  *                        it was written (too large, async: the same for everyone), otherwise not over
  *                        a stale copy and not for a 5xx
+ * @param ageSeconds      the response's age on arrival (its Age, or its Date already past), for the Age sent later
+ * @param forbidsStale    the response may never be served stale (must-revalidate and, with cache-control=honor,
+ *                        proxy-revalidate or s-maxage in its controlling field)
  */
 record BuildDecision(Kind kind, String reason, Captured response, Duration fresh, boolean rememberRefusal,
     long ageSeconds, boolean forbidsStale) {

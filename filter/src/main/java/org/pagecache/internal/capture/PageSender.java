@@ -17,7 +17,10 @@ import org.pagecache.internal.store.CachedPage.Header;
  * Writes a stored page, or a captured response that is not stored, to the client. Takes care of
  * the details older page caches got wrong: Content-Length exactly once (never with
  * Transfer-Encoding), a 304 with setStatus (not sendError) carrying ETag/Vary/Cache-Control,
- * {@code Vary: Accept-Encoding} whenever the body may be gzipped, HEAD without a body.
+ * {@code Vary: Accept-Encoding} whenever the body may be gzipped, HEAD without a body, the
+ * stored {@code Date} and an {@code Age} that goes on from the age on arrival, the application's
+ * own {@code ETag} and {@code Last-Modified} ({@link Conditional}), one {@code Range} as a 206
+ * ({@link ByteRange}).
  */
 public final class PageSender {
   /** Headers a 304 repeats (RFC 9110 15.4.5); the rest describe a body that is not sent. */
@@ -216,26 +219,5 @@ public final class PageSender {
       }
     }
     return gzip != null ? gzip : star;
-  }
-
-  /** If-None-Match against either representation of the page (weak comparison, RFC 9110 13.1.2). */
-  static boolean matches(String ifNoneMatch, String identityTag, String sentTag) {
-    if (ifNoneMatch == null) {
-      return false;
-    }
-    for (String candidate : ifNoneMatch.split(",")) {
-      String t = candidate.trim();
-      if (t.equals("*")) {
-        return true;
-      }
-      if (t.startsWith("W/")) {
-        t = t.substring(2);
-      }
-      t = t.replace("\"", "");
-      if (t.equals(sentTag) || t.equals(identityTag) || t.equals(identityTag + "-gz")) {
-        return true;
-      }
-    }
-    return false;
   }
 }
