@@ -562,9 +562,22 @@ final class PageFlow {
     Map<String, String> conditions = Freshening.conditions(found.page);
     CaptureRequest shared = conditions.isEmpty() ? CaptureRequest.forSharing(p.req, capture)
         : CaptureRequest.forRevalidation(p.req, capture, conditions);
+    // A handler that completes its response asynchronously is still captured: the build ends when it completes.
+    shared.captureAsync(() -> {
+      try {
+        Captured async = capture.finish();
+        p.stats.built(System.nanoTime() - startNanos);
+        answer(p, decide(p, found, stale, async, shared, conditions, start));
+      } catch (IOException | ServletException | RuntimeException e) {
+        log.warn("pagecache: async build of a {} page failed to be answered ({})", p.handler, e.toString());
+      }
+    });
     Captured c;
     try {
       p.chain.doFilter(shared, capture);
+      if (shared.asyncCaptured()) {
+        return Built.SENT; // answered when the handler completes its async context
+      }
       c = capture.finish();
       p.stats.built(System.nanoTime() - startNanos);
     } catch (IOException | ServletException | RuntimeException e) {
@@ -575,6 +588,12 @@ final class PageFlow {
       }
       return new Built(null, null, null, e);
     }
+    return decide(p, found, stale, c, shared, conditions, start);
+  }
+
+  /** What a finished build ends in: a freshened page, a stored one, a refusal or the stale copy. */
+  private Built decide(PageRequest p, Found found, CachedPage stale, Captured c, CaptureRequest shared,
+      Map<String, String> conditions, long start) {
     if (!conditions.isEmpty() && c.status() == 304 && !c.passedThrough()) {
       return freshened(p, found, c, start);
     }

@@ -262,14 +262,39 @@ class PageCacheFilterTest {
   }
 
   @Test
-  void anAsyncServletPassesThroughCorrectly() {
+  void anAsyncResponseIsCapturedStoredAndServedAsAHit() {
     site().handler("async", SiteServlets.async(), "/async").start();
     site.context().getServletHandler().getServlet("async").setAsyncSupported(true);
     HttpResponse<byte[]> first = site.get("/async");
     HttpResponse<byte[]> second = site.get("/async");
     assertEquals(200, first.statusCode());
     assertEquals("async call 1", Http.text(first));
-    assertEquals("async call 2", Http.text(second));
+    assertEquals("MISS", xcache(first));
+    assertEquals("HIT", xcache(second));
+    assertEquals("async call 1", Http.text(second));
+    assertEquals(1, site.calls("async"));
+  }
+
+  @Test
+  void anAsyncResponseCompletedWithTheWrappersItWasStartedWithIsCapturedToo() {
+    site().handler("async2", SiteServlets.of((req, res, call) -> {
+      jakarta.servlet.AsyncContext ctx = req.startAsync(req, res);
+      ctx.start(() -> {
+        try {
+          res.setContentType("text/plain");
+          res.getWriter().print("async with wrappers " + call);
+        } catch (java.io.IOException e) {
+          throw new IllegalStateException(e);
+        } finally {
+          ctx.complete();
+        }
+      });
+    }), "/async2").start();
+    site.context().getServletHandler().getServlet("async2").setAsyncSupported(true);
+    site.get("/async2");
+    HttpResponse<byte[]> second = site.get("/async2");
+    assertEquals("HIT", xcache(second));
+    assertEquals("async with wrappers 1", Http.text(second));
   }
 
   @Test

@@ -36,6 +36,8 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
   private final HeaderReads reads = new HeaderReads();
   /** Conditional headers of the cache's own (lower-case names), in place of the client's. */
   private final Map<String, String> conditions;
+  private volatile Runnable whenComplete;
+  private volatile boolean asyncCaptured;
 
   private CaptureRequest(HttpServletRequest request, CapturingResponse capture, boolean shared,
       Map<String, String> conditions) {
@@ -163,16 +165,41 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
     return super.getLocales();
   }
 
+  /**
+   * Keeps capturing when the handler goes async: {@code whenComplete} runs when it completes the
+   * async context (see {@link CapturedAsync}). Without it, going async hands the response over.
+   */
+  public void captureAsync(Runnable whenComplete) {
+    this.whenComplete = whenComplete;
+  }
+
+  /** True when the handler went async with its response still captured: the build ends at its complete(). */
+  public boolean asyncCaptured() {
+    return asyncCaptured;
+  }
+
   @Override
   public AsyncContext startAsync() {
+    if (capturesAsync()) {
+      asyncCaptured = true;
+      return new CapturedAsync(super.startAsync(), whenComplete, this::handOver, this, capture);
+    }
     handOver();
     return super.startAsync();
   }
 
   @Override
   public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
+    if (capturesAsync()) {
+      asyncCaptured = true;
+      return new CapturedAsync(super.startAsync(request, response), whenComplete, this::handOver, request, response);
+    }
     handOver();
     return super.startAsync(request, response);
+  }
+
+  private boolean capturesAsync() {
+    return whenComplete != null && capture != null && !capture.isPassThrough();
   }
 
   private void handOver() {
