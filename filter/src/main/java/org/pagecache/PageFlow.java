@@ -572,6 +572,11 @@ final class PageFlow {
         log.warn("pagecache: async build of a {} page failed to be answered ({})", p.handler, e.toString());
       }
     });
+    // One that dispatches goes out uncached, and will next time too: nobody should wait on its lock.
+    shared.onAsyncDispatch(() -> {
+      rememberRefusal(p, found, "async", start);
+      p.stats.bypass("async");
+    });
     Captured c;
     try {
       p.chain.doFilter(shared, capture);

@@ -276,6 +276,27 @@ class PageCacheFilterTest {
   }
 
   @Test
+  void anAsyncResponseThatIsDispatchedGoesOutUncachedAndWhole() {
+    site().handler("dispatching", SiteServlets.of((req, res, call) -> {
+      if (req.getDispatcherType() == jakarta.servlet.DispatcherType.ASYNC) {
+        res.setContentType("text/plain");
+        res.getWriter().print("dispatched " + req.getAttribute("first"));
+        return;
+      }
+      req.setAttribute("first", call);
+      jakarta.servlet.AsyncContext ctx = req.startAsync();
+      ctx.start(ctx::dispatch);
+    }), "/dispatching").start();
+    site.context().getServletHandler().getServlet("dispatching").setAsyncSupported(true);
+    HttpResponse<byte[]> first = site.get("/dispatching");
+    HttpResponse<byte[]> second = site.get("/dispatching");
+    assertEquals("dispatched 1", Http.text(first));
+    assertEquals("dispatched 3", Http.text(second), "not stored: built again");
+    assertTrue(second.headers().firstValue("Cache-Status").orElse("").contains("async"),
+        second.headers().map().toString());
+  }
+
+  @Test
   void anAsyncResponseCompletedWithTheWrappersItWasStartedWithIsCapturedToo() {
     site().handler("async2", SiteServlets.of((req, res, call) -> {
       jakarta.servlet.AsyncContext ctx = req.startAsync(req, res);

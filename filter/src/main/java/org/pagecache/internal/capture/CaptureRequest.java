@@ -37,6 +37,7 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
   /** Conditional headers of the cache's own (lower-case names), in place of the client's. */
   private final Map<String, String> conditions;
   private volatile Runnable whenComplete;
+  private volatile Runnable whenDispatched;
   private volatile boolean asyncCaptured;
 
   private CaptureRequest(HttpServletRequest request, CapturingResponse capture, boolean shared,
@@ -173,6 +174,19 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
     this.whenComplete = whenComplete;
   }
 
+  /** Runs when a captured async response is dispatched instead of completed: it goes out uncached. */
+  public void onAsyncDispatch(Runnable whenDispatched) {
+    this.whenDispatched = whenDispatched;
+  }
+
+  private void handOverAtDispatch() {
+    handOver();
+    Runnable r = whenDispatched;
+    if (r != null) {
+      r.run();
+    }
+  }
+
   /** True when the handler went async with its response still captured: the build ends at its complete(). */
   public boolean asyncCaptured() {
     return asyncCaptured;
@@ -182,7 +196,7 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
   public AsyncContext startAsync() {
     if (capturesAsync()) {
       asyncCaptured = true;
-      return new CapturedAsync(super.startAsync(), whenComplete, this::handOver, this, capture);
+      return new CapturedAsync(super.startAsync(), whenComplete, this::handOverAtDispatch, this, capture);
     }
     handOver();
     return super.startAsync();
@@ -192,7 +206,7 @@ public final class CaptureRequest extends HttpServletRequestWrapper {
   public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
     if (capturesAsync()) {
       asyncCaptured = true;
-      return new CapturedAsync(super.startAsync(request, response), whenComplete, this::handOver, request, response);
+      return new CapturedAsync(super.startAsync(request, response), whenComplete, this::handOverAtDispatch, request, response);
     }
     handOver();
     return super.startAsync(request, response);
