@@ -4,6 +4,7 @@ import java.time.Duration;
 import org.pagecache.internal.capture.Cacheability;
 import org.pagecache.internal.capture.CapturedResponse;
 import org.pagecache.internal.capture.ErrorPage;
+import org.pagecache.internal.capture.Lifetime;
 
 /**
  * What to do with a response a handler just built, decided from plain values (OkHttp's
@@ -19,8 +20,12 @@ import org.pagecache.internal.capture.ErrorPage;
  * @param rememberRefusal whether to leave a refusal marker: always for a response that went out as
  *                        it was written (too large, async: the same for everyone), otherwise not over
  *                        a stale copy and not for a 5xx
+ * @param ageSeconds      the response's age on arrival (its Age, or its Date already past), for the Age sent later
+ * @param forbidsStale    the response may never be served stale (must-revalidate and, with cache-control=honor,
+ *                        proxy-revalidate or s-maxage in its controlling field)
  */
-record BuildDecision(Kind kind, String reason, CapturedResponse response, Duration fresh, boolean rememberRefusal) {
+record BuildDecision(Kind kind, String reason, CapturedResponse response, Duration fresh, boolean rememberRefusal,
+    long ageSeconds, boolean forbidsStale) {
   enum Kind { STORE, REFUSE, STALE_IF_ERROR, PASSED_THROUGH }
 
   /**
@@ -34,13 +39,14 @@ record BuildDecision(Kind kind, String reason, CapturedResponse response, Durati
   static BuildDecision of(CapturedResponse c, CachePolicy policy, long nowMillis, boolean hasStale,
       boolean containerSetCookie, boolean readUnkeyedHeader) {
     if (c.passedThrough()) {
-      return new BuildDecision(Kind.PASSED_THROUGH, c.overflowed() ? "too-large" : "async", c, null, true);
+      return new BuildDecision(Kind.PASSED_THROUGH, c.overflowed() ? "too-large" : "async", c, null, true, 0, false);
     }
     if (c.status() >= 500 && hasStale) {
-      return new BuildDecision(Kind.STALE_IF_ERROR, "stale-if-error", c, null, false);
+      return new BuildDecision(Kind.STALE_IF_ERROR, "stale-if-error", c, null, false, 0, false);
     }
     CapturedResponse response = c.sentError() && policy.statuses().contains(c.status()) ? ErrorPage.of(c) : c;
-    String refusal = Cacheability.refusal(response, policy.statuses(), nowMillis);
+    boolean honor = policy.honorCacheControl();
+    String refusal = Cacheability.refusal(response, policy.statuses(), nowMillis, honor);
     if (refusal == null && containerSetCookie) {
       refusal = "set-cookie";
     }
@@ -48,19 +54,19 @@ record BuildDecision(Kind kind, String reason, CapturedResponse response, Durati
       refusal = "unkeyed-header";
     }
     Duration fresh = policy.ttl();
-    if (refusal == null && policy.honorCacheControl()) {
-      Duration asked = Cacheability.requestedTtl(response, policy.ttlMax(), nowMillis);
-      if (asked != null && asked.isZero()) {
-        refusal = "max-age-0";
-      } else if (asked != null) {
-        fresh = asked;
+    Lifetime lifetime = Lifetime.of(response, nowMillis, policy.ttlMax());
+    boolean forbidsStale = honor ? lifetime.forbidsStale() : Cacheability.forbidsStale(response);
+    if (refusal == null && honor) {
+      refusal = lifetime.refusal();
+      if (lifetime.fresh() != null) {
+        fresh = lifetime.fresh();
       }
     }
     if (refusal != null) {
       // A refusal because of what this request carried must not decide for the others: a stale
       // copy stays and is served while the next request tries again; a 5xx leaves nothing.
-      return new BuildDecision(Kind.REFUSE, refusal, c, null, c.status() < 500 && !hasStale);
+      return new BuildDecision(Kind.REFUSE, refusal, c, null, c.status() < 500 && !hasStale, 0, false);
     }
-    return new BuildDecision(Kind.STORE, null, response, fresh, false);
+    return new BuildDecision(Kind.STORE, null, response, fresh, false, lifetime.ageSeconds(), forbidsStale);
   }
 }

@@ -33,6 +33,8 @@ import org.pagecache.internal.config.Specs;
  *   <tr><td>headers</td><td>report (default): headers the handler reads that are not in the key are
  *       shown on the admin page and logged; strict: such pages are not stored</td></tr>
  *   <tr><td>harmless</td><td>request headers the handler reads that do not change its pages (|-separated)</td></tr>
+ *   <tr><td>invalidate</td><td>on (default): a successful POST, PUT, DELETE... evicts the page at its URL
+ *       and at its same-host Location/Content-Location; off: it does not</td></tr>
  * </table>
  *
  * @param handler the handler's name: the servlet's name, {@link PageCache#HANDLER_ATTRIBUTE}, or
@@ -58,6 +60,9 @@ import org.pagecache.internal.config.Specs;
  * @param harmless request header names (lower case) the handler reads that do not change its pages
  * @param pool the memcached pool of the handler's pages ({@code memcached.pools}); empty for the
  *     main cluster
+ * @param invalidateOnWrite true (the default): after a successful unsafe request (POST, PUT, DELETE...)
+ *     to this handler, the page at its URL and at the same-host {@code Location} and
+ *     {@code Content-Location} it answered with are evicted (RFC 9111 4.4); false ({@code invalidate=off}): not
  */
 public record CachePolicy(
     String handler,
@@ -75,12 +80,12 @@ public record CachePolicy(
     CookieRule cookies,
     boolean strictHeaders,
     List<String> harmless,
-    String pool) {
+    String pool, boolean invalidateOnWrite) {
 
   /** The statuses cached when a policy sets no {@code statuses}: 200, 203, 300, 301 and 308. */
   public static final Set<Integer> DEFAULT_STATUSES = Set.of(200, 203, 300, 301, 308);
   private static final String KEYS = "ttl, grace, vary, statuses, paths, cache-control, ttl-max, authorized,"
-      + " sessions, early-refresh, enabled, cookies, headers, harmless, pool";
+      + " sessions, early-refresh, enabled, cookies, headers, harmless, pool, invalidate";
 
   /**
    * Copies the lists and the set, so a policy never changes once made. Values are not checked
@@ -96,13 +101,13 @@ public record CachePolicy(
   /** The policy every handler gets unless configured otherwise. */
   public static CachePolicy defaults(String handler, Duration ttl, Duration grace) {
     return new CachePolicy(handler, ttl, grace, List.of(), DEFAULT_STATUSES, List.of(), false,
-        Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of(), "");
+        Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of(), "", true);
   }
 
   /** This policy under another handler's name (a configured default applied to a handler). */
   CachePolicy named(String name) {
     return new CachePolicy(name, ttl, grace, vary, statuses, paths, honorCacheControl, ttlMax, allowAuthorized,
-        allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless, pool);
+        allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless, pool, invalidateOnWrite);
   }
 
   /**
@@ -130,6 +135,7 @@ public record CachePolicy(
     CookieRule cookies = this.cookies;
     boolean strict = strictHeaders;
     List<String> harmless = this.harmless;
+    boolean invalidate = invalidateOnWrite;
     String pool = this.pool;
     for (Specs.Item item : Specs.keyValues(spec)) {
       if (!item.wellFormed()) {
@@ -155,6 +161,7 @@ public record CachePolicy(
         case "headers" -> strict = headersMode(p, value);
         case "harmless" -> harmless = headerNames(p, value);
         case "pool" -> pool = poolName(p, value);
+        case "invalidate" -> invalidate = ParameterValues.bool(p, value);
         default -> throw new IllegalArgumentException(p + ": unknown key '" + key
             + "'; keys: " + KEYS);
       }
@@ -163,7 +170,7 @@ public record CachePolicy(
       throw new IllegalArgumentException(param + ".ttl: '0s' must be at least 1s; use enabled=false to turn caching off");
     }
     return new CachePolicy(handler, ttl, grace, vary, statuses, paths, cc, ttlMax, auth, sessions, early, enabled,
-        cookies, strict, harmless, pool);
+        cookies, strict, harmless, pool, invalidate);
   }
 
   /** The policy in its own spec syntax, for the admin page and logs. */
@@ -180,7 +187,8 @@ public record CachePolicy(
         + ", cookies=" + cookies.spec()
         + (strictHeaders ? ", headers=strict" : "")
         + (harmless.isEmpty() ? "" : ", harmless=" + String.join("|", harmless))
-        + (pool.isEmpty() ? "" : ", pool=" + pool);
+        + (pool.isEmpty() ? "" : ", pool=" + pool)
+        + (invalidateOnWrite ? "" : ", invalidate=off");
   }
 
   /** A pool's name as {@code memcached.pools} defines them; whether it is defined is checked at start-up. */

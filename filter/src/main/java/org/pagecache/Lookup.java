@@ -1,12 +1,15 @@
 package org.pagecache;
 
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.pagecache.internal.freshness.Freshness.Decision;
 import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.key.PageKeys;
+import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.store.StoredPage.Header;
@@ -23,6 +26,8 @@ final class Lookup {
   static final String NEAR_ENTRY = "org.pagecache.internal.near.entry";
   /** Request attribute: this request waited lock.wait in the JVM for another's build already. */
   static final String WAITED_IN_JVM = "org.pagecache.internal.near.waited";
+  /** Request attribute: the vary record the lookup found under the page's URL. */
+  private static final String VARY_RECORD = "org.pagecache.internal.key.varyRecord";
 
   private final Engine engine;
 
@@ -36,8 +41,7 @@ final class Lookup {
    * in the JVM: the requests waiting there wait for it.
    */
   Found find(PageRequest p, boolean mayWait) {
-    List<String> varyNames = engine.keys.varyHeaders(p.handler(), p.policy().vary());
-    String key = pageKey(p, varyNames);
+    String key = pageKey(p);
     Found known = nearOrWaited(p, key, mayWait); // this JVM's memory, or another request of it building the page
     if (known != null) {
       return known;
@@ -47,18 +51,15 @@ final class Lookup {
     Map<String, byte[]> got = engine.store.getMulti(List.of(tokenKey, key));
     long token = engine.tokens.effective(p.handler(), got.get(tokenKey));
     StoredPage page = engine.codec.decode(key, got.get(key));
-    if (page != null && !page.vary().isEmpty()) {
-      // The response varied on headers this JVM did not key on yet: learn them, look again.
-      if (engine.keys.learnVary(p.handler(), page.vary().stream().map(Header::name).toList())) {
-        String keyed = pageKey(p, engine.keys.varyHeaders(p.handler(), p.policy().vary()));
-        if (!keyed.equals(key)) {
-          key = keyed;
-          page = engine.codec.decode(key, engine.store.get(key));
-        }
-      }
-      if (page != null && !varyMatches(page, p.req())) {
-        page = null;
-      }
+    if (page != null && page.isVaryRecord()) {
+      // The URL's responses vary: its record names the headers, the variant lives under its own key
+      // (RFC 9111 4.1's secondary key); a second round trip only for pages that vary.
+      p.req().setAttribute(VARY_RECORD, page);
+      key = variantKey(p, page);
+      page = engine.codec.decode(key, engine.store.get(key));
+    }
+    if (page != null && !varyMatches(page, p.req())) {
+      page = null;
     }
     Map<String, Long> versions = Map.of();
     if (page != null && !page.tags().isEmpty()) {
@@ -72,9 +73,30 @@ final class Lookup {
     return new Found(key, page, token, decision, versions);
   }
 
-  /** The page's key: its URL, the headers the handler varies on, and the request's own key parts. */
-  String pageKey(PageRequest p, List<String> varyNames) {
-    return engine.keys.forRequest(p.req(), p.handler(), varyNames, p.parts().keyParts());
+  /** The page's primary key: its URL, the headers its policy varies on, and the request's own key parts. */
+  String pageKey(PageRequest p) {
+    return engine.keys.forRequest(p.req(), p.handler(), p.policy().vary(), p.parts().keyParts());
+  }
+
+  /**
+   * The key of this request's variant of a page whose responses vary on the record's headers
+   * besides the policy's. The record's time is part of it: evicting the URL (its record) leaves
+   * every variant unreachable, and a record made anew after that does not find them again.
+   */
+  String variantKey(PageRequest p, StoredPage record) {
+    List<String[]> parts = new ArrayList<>(p.parts().keyParts());
+    parts.add(VaryRecord.keyPart(record.builtAtMillis()));
+    return engine.keys.forRequest(p.req(), p.handler(), VaryRecord.keyHeaders(p.policy().vary(), record.varyNames()),
+        parts);
+  }
+
+  /** The URL's vary record for a response varying on {@code names}: the one the lookup found when it names the same headers. */
+  StoredPage varyRecord(PageRequest p, List<String> names, long now) {
+    Object seen = p.req().getAttribute(VARY_RECORD);
+    if (seen instanceof StoredPage record && Set.copyOf(record.varyNames()).equals(Set.copyOf(names))) {
+      return record;
+    }
+    return StoredPage.varyRecord(names, now);
   }
 
   static boolean varyMatches(StoredPage page, HttpServletRequest req) {

@@ -435,7 +435,7 @@ public final class PageCache implements AutoCloseable {
     String handler = handlerForPath(rawPath);
     CachePolicy policy = engine.policies.policy(handler);
     String key = engine.keys.forUrl(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), handler,
-        engine.keys.varyHeaders(handler, policy.vary()), policy.cookies().vary());
+        policy.vary(), policy.cookies().vary());
     engine.near.drop(key);
     ClusterDelivery delivery = ClusterDelivery.of(engine.clusters.evicting(key)); // hold-off here, delete in every other cluster
     boolean existed = engine.store.delete(key);

@@ -90,7 +90,7 @@ public class PageCacheFilter implements Filter {
       owner = true;
       bindMetrics(filterConfig.getServletContext());
     }
-    flow = new PageFlow(cache.engine);
+    flow = new PageFlow(cache.engine, cache::evict);
   }
 
   @Override

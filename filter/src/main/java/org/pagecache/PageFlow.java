@@ -7,8 +7,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Consumer;
 import org.pagecache.internal.capture.CacheStatus;
-import org.pagecache.internal.capture.TagsHeaderHidden;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.store.StoredPage;
@@ -17,6 +17,7 @@ import org.pagecache.store.StoreException;
 /**
  * One cacheable request, from lookup to response (see docs/freshness.md and docs/safety.md):
  * <pre>
+ *   not GET or HEAD: run it ({@link Writes}); a success evicts the pages it changed
  *   request checks (RequestParts)            cookie not ignored, session, Authorization -> BYPASS
  *   lookup: near cache (trusted near.trust)  or getMulti(token, page): one round trip
  *   refusal marker -> build without the lock (hit-for-miss), or BYPASS (hit-for-pass)
@@ -42,20 +43,23 @@ final class PageFlow {
   private final Responder responder;
   private final Rebuild rebuild;
   private final Waiting waiting;
+  private final Writes writes;
   private volatile String sessionCookie;
 
-  PageFlow(Engine engine) {
+  /** @param evict evicts the page at a URL ({@link PageCache#evict}): what a successful write does */
+  PageFlow(Engine engine, Consumer<String> evict) {
     this.engine = engine;
+    this.writes = new Writes(engine, evict);
     this.lookup = new Lookup(engine);
     this.responder = new Responder(engine);
     this.rebuild = new Rebuild(engine, lookup, responder, new PageWriter(engine, lookup));
-    this.waiting = new Waiting(engine, responder, rebuild);
+    this.waiting = new Waiting(engine, lookup, responder, rebuild);
   }
 
   void handle(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
     String method = req.getMethod();
     if (!"GET".equals(method) && !"HEAD".equals(method)) {
-      chain.doFilter(req, new TagsHeaderHidden(res));
+      writes.run(req, res, chain);
       return;
     }
     if (engine.visitors != null) {

@@ -4,15 +4,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.pagecache.internal.capture.CacheStatus;
-import org.pagecache.internal.capture.Cacheability;
 import org.pagecache.internal.capture.CapturedResponse;
+import org.pagecache.internal.capture.Freshening;
 import org.pagecache.internal.capture.PageBuilder;
 import org.pagecache.internal.counters.Placeholders;
 import org.pagecache.internal.freshness.HitForMiss;
 import org.pagecache.internal.key.PageKeys;
+import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.store.StoredPage.Header;
 import org.pagecache.internal.store.StoredPage.TagVersion;
@@ -35,23 +35,24 @@ final class PageWriter {
     this.lookup = lookup;
   }
 
-  Built store(PageRequest p, Found found, CapturedResponse c, StoredPage stale, long start, Duration fresh) {
+  Built store(PageRequest p, Found found, BuildDecision d, StoredPage stale, long start) {
+    CapturedResponse c = d.response();
+    Duration fresh = d.fresh();
     long now = engine.clock.millis();
-    String key = found.key();
     List<Header> vary = responseVary(p, c);
-    if (!vary.isEmpty() && engine.keys.learnVary(p.handler(), vary.stream().map(Header::name).toList())) {
-      key = lookup.pageKey(p, engine.keys.varyHeaders(p.handler(), p.policy().vary()));
-    }
+    // A page that varies is stored under its variant key, and its URL's key gets the record naming the headers.
+    StoredPage record = vary.isEmpty() ? null : lookup.varyRecord(p, vary.stream().map(Header::name).toList(), now);
+    String key = record == null ? lookup.pageKey(p) : lookup.variantKey(p, record);
     List<TagVersion> tags;
     try {
       tags = tagVersions(p, c, start);
     } catch (StoreException e) {
       tags = null;
     }
-    boolean mustRevalidate = Cacheability.forbidsStale(c);
+    boolean mustRevalidate = d.forbidsStale();
     StoredPage page = PageBuilder.build(c, new PageBuilder.Context(now, fresh.toMillis(), now - start,
         found.token(), tags == null ? List.of() : tags, LiveCounts.declared(p.req()), Placeholders.contains(c.body()),
-        vary, engine.cacheHeader, mustRevalidate));
+        vary, engine.cacheHeader, mustRevalidate, d.ageSeconds()));
     byte[] bytes = engine.codec.encode(page);
     if (tags == null) {
       p.stats().record(Event.ERROR);
@@ -62,14 +63,68 @@ final class PageWriter {
       p.stats().bypass("too-large");
       return Built.replaying(c, CacheStatus.refused("too-large"));
     }
-    // A page that may not be served stale is of no use past its fresh time.
-    boolean stored = storeQuietly(p, key, bytes, storeTtlSeconds(mustRevalidate ? fresh : fresh.plus(p.policy().grace())));
+    int ttl = storeTtlSeconds(keptFor(page, fresh, p.policy()));
+    boolean stored = record == null || storeQuietly(p, lookup.pageKey(p), engine.codec.encode(record), ttl);
+    stored = stored && storeQuietly(p, key, bytes, ttl);
     if (stored) {
       p.stats().record(Event.WRITE);
       engine.near.remember(key, p.handler(), page, now);
     }
     engine.waiting.arrived(found.key(), page);
     return Built.serving(page, CacheStatus.miss(stale != null, stored));
+  }
+
+  /**
+   * The handler answered the revalidation with 304: the stored page, its headers updated with the
+   * 304's and its freshness judged anew from them, is stored again and served (RFC 9111 4.3.4);
+   * the body is not built again. If the updated headers now forbid storing, it is served this once.
+   */
+  Built freshened(PageRequest p, Found found, CapturedResponse notModified, long start, boolean containerSetCookie) {
+    StoredPage old = found.page();
+    long now = engine.clock.millis();
+    List<Header> merged = Freshening.merged(old.headers(), notModified.headers());
+    CapturedResponse asStored = new CapturedResponse(old.status(), merged, List.of(), new byte[0], null, false, false,
+        false);
+    BuildDecision d = BuildDecision.of(asStored, p.policy(), start, false, containerSetCookie, false);
+    if (d.kind() != BuildDecision.Kind.STORE) {
+      p.stats().bypass(d.reason());
+      return Built.serving(old, CacheStatus.refused(d.reason()));
+    }
+    List<TagVersion> tags = old.tags();
+    if (!tags.isEmpty()) {
+      try {
+        Map<String, Long> recorded = engine.tags.forBuild(tags.stream().map(TagVersion::tag).toList(), start);
+        tags = tags.stream().map(t -> new TagVersion(t.tag(), recorded.getOrDefault(t.tag(), 0L))).toList();
+      } catch (StoreException e) {
+        p.stats().record(Event.ERROR);
+        return Built.serving(old, CacheStatus.miss(true, false));
+      }
+    }
+    List<Header> headers = new ArrayList<>(merged);
+    headers.removeIf(h -> h.name().equalsIgnoreCase("Age"));
+    if (d.ageSeconds() > 0) {
+      headers.add(new Header("Age", Long.toString(d.ageSeconds())));
+    }
+    StoredPage page = new StoredPage(old.status(), headers, old.body(), old.gzipped(), old.etag(), now,
+        now + d.fresh().toMillis(), now - start, found.token(), tags, old.viewKeys(), old.placeholders(), old.vary(),
+        null, d.forbidsStale(), 0);
+    int ttl = storeTtlSeconds(keptFor(page, d.fresh(), p.policy()));
+    boolean stored = storeQuietly(p, found.key(), engine.codec.encode(page), ttl);
+    if (stored) {
+      p.stats().record(Event.WRITE);
+      engine.near.remember(found.key(), p.handler(), page, now);
+    }
+    engine.waiting.arrived(found.key(), page);
+    return Built.serving(page, CacheStatus.miss(true, stored));
+  }
+
+  /**
+   * How long memcached keeps a page: its fresh time and the grace. A page that may not be served
+   * stale is of no use past its fresh time, unless it has the application's validators: then it is
+   * kept to be revalidated (never served stale: {@code Freshness} calls it ABSENT).
+   */
+  private static Duration keptFor(StoredPage page, Duration fresh, CachePolicy policy) {
+    return page.mustRevalidate() && Freshening.conditions(page).isEmpty() ? fresh : fresh.plus(policy.grace());
   }
 
   /**
@@ -100,17 +155,8 @@ final class PageWriter {
 
   /** Headers the response says it varies on, beyond the policy's and Accept-Encoding, with this request's values. */
   private List<Header> responseVary(PageRequest p, CapturedResponse c) {
-    LinkedHashSet<String> names = new LinkedHashSet<>();
-    for (String v : c.headerValues("Vary")) {
-      for (String n : v.split(",")) {
-        String name = n.trim().toLowerCase(Locale.ROOT);
-        if (!name.isEmpty() && !name.equals("accept-encoding") && !p.policy().vary().contains(name)) {
-          names.add(name);
-        }
-      }
-    }
     List<Header> vary = new ArrayList<>();
-    for (String name : names) {
+    for (String name : VaryRecord.names(c.headerValues("Vary"), p.policy().vary())) {
       vary.add(new Header(name, PageKeys.headerValue(p.req(), name)));
     }
     return vary;

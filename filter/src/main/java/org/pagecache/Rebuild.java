@@ -3,15 +3,19 @@ package org.pagecache;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.pagecache.internal.capture.CacheStatus;
-import org.pagecache.internal.capture.WatchedRequest;
 import org.pagecache.internal.capture.CapturedResponse;
 import org.pagecache.internal.capture.CapturingResponse;
+import org.pagecache.internal.capture.Freshening;
 import org.pagecache.internal.capture.HeaderReads;
+import org.pagecache.internal.capture.WatchedRequest;
 import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.freshness.HitForMiss;
 import org.pagecache.internal.key.RequestParts;
+import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.StoreException;
@@ -136,10 +140,31 @@ final class Rebuild {
     CapturingResponse capture = responder.newCapture(p);
     capture.onPassThrough(responder.label(CacheStatus.bypass("streamed"))::apply);
     markRecentInvalidation(p, found, start);
-    WatchedRequest shared = WatchedRequest.forSharing(p.req(), capture);
+    // A stored page with the application's validators is asked for conditionally (RFC 9111 4.3.1).
+    Map<String, String> conditions = Freshening.conditions(found.page());
+    WatchedRequest shared = conditions.isEmpty() ? WatchedRequest.forSharing(p.req(), capture)
+        : WatchedRequest.forRevalidation(p.req(), capture, conditions);
+    // A handler that completes its response asynchronously is still captured: the build ends when it completes.
+    shared.captureAsync(() -> {
+      try {
+        CapturedResponse async = capture.finish();
+        p.stats().built(System.nanoTime() - startNanos);
+        responder.answer(p, decide(p, found, stale, async, shared, conditions, start));
+      } catch (IOException | ServletException | RuntimeException e) {
+        log.warn("pagecache: async build of a {} page failed to be answered ({})", p.handler(), e.toString());
+      }
+    });
+    // One that dispatches goes out uncached, and will next time too: nobody should wait on its lock.
+    shared.onAsyncDispatch(() -> {
+      writer.rememberRefusal(p, found, "async", start);
+      p.stats().bypass("async");
+    });
     CapturedResponse c;
     try {
       p.chain().doFilter(shared, capture);
+      if (shared.asyncCaptured()) {
+        return Built.SENT; // answered when the handler completes its async context
+      }
       c = capture.finish();
       p.stats().built(System.nanoTime() - startNanos);
     } catch (IOException | ServletException | RuntimeException e) {
@@ -150,8 +175,17 @@ final class Rebuild {
       }
       return new Built(null, null, null, e);
     }
+    return decide(p, found, stale, c, shared, conditions, start);
+  }
+
+  /** What a finished build ends in: a freshened page, a stored one, a refusal or the stale copy. */
+  private Built decide(PageRequest p, Found found, StoredPage stale, CapturedResponse c, WatchedRequest shared,
+      Map<String, String> conditions, long start) {
+    if (!conditions.isEmpty() && c.status() == 304 && !c.passedThrough()) {
+      return writer.freshened(p, found, c, start, containerSetCookie(p));
+    }
     BuildDecision d = BuildDecision.of(c, p.policy(), start, stale != null, containerSetCookie(p),
-        recordUnkeyedReads(p, shared.reads()));
+        recordUnkeyedReads(p, c, shared.reads()));
     switch (d.kind()) {
       case PASSED_THROUGH -> {
         // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
@@ -173,7 +207,7 @@ final class Rebuild {
         return Built.replaying(c, CacheStatus.refused(d.reason()));
       }
       default -> {
-        return writer.store(p, found, d.response(), stale, start, d.fresh());
+        return writer.store(p, found, d, stale, start);
       }
     }
   }
@@ -182,10 +216,11 @@ final class Rebuild {
    * Records the request headers the handler read that are not part of the page's key, logging each
    * once per handler: the evidence for {@code vary=} or {@code harmless=}. True when there were any.
    */
-  private boolean recordUnkeyedReads(PageRequest p, HeaderReads reads) {
+  private boolean recordUnkeyedReads(PageRequest p, CapturedResponse c, HeaderReads reads) {
     boolean any = false;
+    List<String> responseVary = VaryRecord.names(c.headerValues("Vary"), List.of());
     for (String name : reads.names()) {
-      if (keyed(p, name)) {
+      if (keyed(p, responseVary, name)) {
         continue;
       }
       any = true;
@@ -198,9 +233,9 @@ final class Rebuild {
   }
 
   /** Headers a page's key covers, that decide a bypass, or that never change a page. */
-  private boolean keyed(PageRequest p, String name) {
+  private boolean keyed(PageRequest p, List<String> responseVaryNames, String name) {
     return RequestParts.keyedHeader(name) || NEVER_CHANGE_A_PAGE.contains(name) || p.policy().harmless().contains(name)
-        || engine.keys.varyHeaders(p.handler(), p.policy().vary()).contains(name)
+        || p.policy().vary().contains(name) || responseVaryNames.contains(name)
         || (name.equals("authorization") && !p.policy().allowAuthorized());
   }
 

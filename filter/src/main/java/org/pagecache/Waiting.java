@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.pagecache.internal.capture.CacheStatus;
+import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.freshness.WaitingChoice;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.stats.Event;
@@ -25,9 +26,11 @@ final class Waiting {
   private final Engine engine;
   private final Responder responder;
   private final Rebuild rebuild;
+  private final Lookup lookup;
 
-  Waiting(Engine engine, Responder responder, Rebuild rebuild) {
+  Waiting(Engine engine, Lookup lookup, Responder responder, Rebuild rebuild) {
     this.engine = engine;
+    this.lookup = lookup;
     this.responder = responder;
     this.rebuild = rebuild;
   }
@@ -88,6 +91,10 @@ final class Waiting {
         pause = Math.min(pause * 2, MAX_POLL_MILLIS);
         Map<String, byte[]> got = engine.store.getMulti(List.of(found.key(), lockKey));
         StoredPage page = engine.codec.decode(found.key(), got.get(found.key()));
+        if (page != null && page.isVaryRecord()) {
+          variantAfterWait(p);
+          return;
+        }
         boolean variantMatches = page != null && Lookup.varyMatches(page, p.req());
         switch (WaitingChoice.afterPoll(page, found.page(), variantMatches, got.containsKey(lockKey))) {
           case AFTER_REFUSAL -> {
@@ -125,6 +132,25 @@ final class Waiting {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * The builder found that the URL's responses vary and stored its own variant: this request's
+   * variant is served if someone built it, else built by this request (under its own lock when free).
+   */
+  private void variantAfterWait(PageRequest p) throws IOException, ServletException {
+    Found variant = lookup.find(p, false);
+    StoredPage page = variant.page();
+    if (page != null && !page.isUncacheableMarker() && variant.decision().state() == Freshness.State.FRESH) {
+      responder.serve(p, page, null, CacheStatus.collapsed(responder.ttlLeft(page)));
+      return;
+    }
+    Rebuild.Lease lease = rebuild.tryLock(p, variant.key(), null);
+    if (lease != null) {
+      rebuild.buildUnderLock(p, variant, null, lease);
+    } else {
+      responder.answer(p, rebuild.build(p, variant, null));
     }
   }
 }

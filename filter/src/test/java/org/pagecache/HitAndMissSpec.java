@@ -87,15 +87,24 @@ class HitAndMissSpec {
   }
 
   @BothStores
-  void rangeRequestsGetTheFullPage(Backend backend) {
+  void aRangeRequestForACachedPageGetsThePartAsked(Backend backend) {
     SiteUnderTest site = sites.on(backend).handler("page", SiteServlets.page(), "/page/*").start();
-    Response ranged = site.get("/page/range", "Range", "bytes=0-3");
-    assertEquals(200, ranged.status());
-    assertTrue(ranged.text().startsWith("<html>"), ranged.text());
-    assertTrue(ranged.body().length > 4);
-    Response ranged2 = site.get("/page/range", "Range", "bytes=0-3");
-    assertEquals(200, ranged2.status());
-    assertEquals(ranged.text(), ranged2.text());
+    String full = site.get("/page/range").text();
+    Response ranged = site.get("/page/range", "Range", "bytes=0-5", "Accept-Encoding", "gzip");
+    assertEquals(206, ranged.status());
+    assertEquals("HIT", ranged.xcache());
+    assertEquals("<html>", ranged.text());
+    assertEquals("bytes 0-5/" + full.length(), ranged.header("Content-Range"));
+    Response tail = site.get("/page/range", "Range", "bytes=-7");
+    assertEquals(206, tail.status());
+    assertEquals(full.substring(full.length() - 7), tail.text());
+    assertEquals(416, site.get("/page/range", "Range", "bytes=" + full.length() + "-").status());
+    Response several = site.get("/page/range", "Range", "bytes=0-1, 4-5");
+    assertEquals(200, several.status(), "several ranges: the whole page");
+    assertEquals(full, several.text());
+    Response otherVersion = site.get("/page/range", "Range", "bytes=0-5", "If-Range", "\"not-this-page\"");
+    assertEquals(200, otherVersion.status(), "If-Range for another version: the whole page");
+    assertEquals(1, site.calls("page"));
   }
 
   @BothStores

@@ -254,14 +254,60 @@ class PageCacheFilterTest {
   }
 
   @Test
-  void anAsyncServletPassesThroughCorrectly() {
+  void anAsyncResponseIsCapturedStoredAndServedAsAHit() {
     site().handler("async", SiteServlets.async(), "/async").start();
     site.context().getServletHandler().getServlet("async").setAsyncSupported(true);
     HttpResponse<byte[]> first = site.get("/async");
     HttpResponse<byte[]> second = site.get("/async");
     assertEquals(200, first.statusCode());
     assertEquals("async call 1", Http.text(first));
-    assertEquals("async call 2", Http.text(second));
+    assertEquals("MISS", xcache(first));
+    assertEquals("HIT", xcache(second));
+    assertEquals("async call 1", Http.text(second));
+    assertEquals(1, site.calls("async"));
+  }
+
+  @Test
+  void anAsyncResponseThatIsDispatchedGoesOutUncachedAndWhole() {
+    site().handler("dispatching", SiteServlets.of((req, res, call) -> {
+      if (req.getDispatcherType() == jakarta.servlet.DispatcherType.ASYNC) {
+        res.setContentType("text/plain");
+        res.getWriter().print("dispatched " + req.getAttribute("first"));
+        return;
+      }
+      req.setAttribute("first", call);
+      jakarta.servlet.AsyncContext ctx = req.startAsync();
+      ctx.start(ctx::dispatch);
+    }), "/dispatching").start();
+    site.context().getServletHandler().getServlet("dispatching").setAsyncSupported(true);
+    HttpResponse<byte[]> first = site.get("/dispatching");
+    HttpResponse<byte[]> second = site.get("/dispatching");
+    assertEquals("dispatched 1", Http.text(first));
+    assertEquals("dispatched 3", Http.text(second), "not stored: built again");
+    assertTrue(second.headers().firstValue("Cache-Status").orElse("").contains("async"),
+        second.headers().map().toString());
+  }
+
+  @Test
+  void anAsyncResponseCompletedWithTheWrappersItWasStartedWithIsCapturedToo() {
+    site().handler("async2", SiteServlets.of((req, res, call) -> {
+      jakarta.servlet.AsyncContext ctx = req.startAsync(req, res);
+      ctx.start(() -> {
+        try {
+          res.setContentType("text/plain");
+          res.getWriter().print("async with wrappers " + call);
+        } catch (java.io.IOException e) {
+          throw new IllegalStateException(e);
+        } finally {
+          ctx.complete();
+        }
+      });
+    }), "/async2").start();
+    site.context().getServletHandler().getServlet("async2").setAsyncSupported(true);
+    site.get("/async2");
+    HttpResponse<byte[]> second = site.get("/async2");
+    assertEquals("HIT", xcache(second));
+    assertEquals("async with wrappers 1", Http.text(second));
   }
 
   @Test

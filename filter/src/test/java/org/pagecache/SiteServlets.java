@@ -27,6 +27,9 @@ final class SiteServlets {
     final AtomicReference<CountDownLatch> gate = new AtomicReference<>();
     final AtomicReference<RuntimeException> failure = new AtomicReference<>();
     final AtomicInteger status = new AtomicInteger(200);
+    /** What other methods than GET and HEAD do (a POST, PUT, DELETE); unset: 405 as HttpServlet answers. */
+    final AtomicReference<Body> writes = new AtomicReference<>();
+    final AtomicInteger writeCalls = new AtomicInteger();
     private final Body body;
 
     interface Body {
@@ -35,6 +38,16 @@ final class SiteServlets {
 
     Handler(Body body) {
       this.body = body;
+    }
+
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException, ServletException {
+      Body write = writes.get();
+      if (write != null && !"GET".equals(req.getMethod()) && !"HEAD".equals(req.getMethod())) {
+        write.write(req, res, writeCalls.incrementAndGet());
+        return;
+      }
+      super.service(req, res);
     }
 
     @Override

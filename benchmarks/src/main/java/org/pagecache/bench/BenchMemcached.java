@@ -27,6 +27,11 @@ final class BenchMemcached implements AutoCloseable {
     nodes.beforeAll(null);
   }
 
+  /** The servers as {@code memcached.servers} takes them. */
+  String servers() {
+    return nodes.servers();
+  }
+
   MemcachedExtension.Node node(int i) {
     return nodes.node(i);
   }

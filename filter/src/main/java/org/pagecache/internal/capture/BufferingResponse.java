@@ -438,7 +438,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   private void replayHead(HttpServletResponse target) {
     target.setStatus(status);
     for (Header h : headers) {
-      if (!h.name().equalsIgnoreCase(PageBuilder.TAGS_HEADER)) { // cache-internal, like on a hit
+      if (!PageBuilder.forTheCacheOnly(h.name())) { // cache-internal, like on a hit
         target.addHeader(h.name(), h.value());
       }
     }

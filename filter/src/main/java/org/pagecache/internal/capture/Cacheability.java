@@ -1,9 +1,6 @@
 package org.pagecache.internal.capture;
 
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Set;
 
@@ -27,6 +24,14 @@ public final class Cacheability {
    * @param nowMillis the time the response was made (an {@code Expires} before it is in the past)
    */
   public static String refusal(CapturedResponse c, Set<Integer> statuses, long nowMillis) {
+    return refusal(c, statuses, nowMillis, false);
+  }
+
+  /**
+   * As {@link #refusal(CapturedResponse, Set, long)}; with {@code honor} the lifetime fields
+   * ({@code Cache-Control}, its targeted forms, {@code Expires}) are left to {@link Lifetime}.
+   */
+  public static String refusal(CapturedResponse c, Set<Integer> statuses, long nowMillis, boolean honor) {
     if (c.passedThrough()) {
       return c.overflowed() ? "too-large" : "async";
     }
@@ -36,6 +41,33 @@ public final class Cacheability {
     if (c.trailers()) {
       return "trailers";
     }
+    String lifetimeRefusal = honor ? null : lifetimeRefusal(c, nowMillis);
+    if (lifetimeRefusal != null) {
+      return lifetimeRefusal;
+    }
+    for (String pragma : c.headerValues("Pragma")) {
+      if (hasDirective(pragma.toLowerCase(Locale.ROOT), "no-cache")) {
+        return "pragma-no-cache";
+      }
+    }
+    for (String vary : c.headerValues("Vary")) {
+      for (String name : vary.split(",")) {
+        if (name.trim().equals("*")) {
+          return "vary-star";
+        }
+      }
+    }
+    if (c.header("Content-Encoding") != null) {
+      return "pre-encoded";
+    }
+    if (!statuses.contains(c.status())) {
+      return "status-" + c.status();
+    }
+    return null;
+  }
+
+  /** The default policy's reading of the lifetime fields: only their "do not reuse" signals count. */
+  private static String lifetimeRefusal(CapturedResponse c, long nowMillis) {
     for (String cc : c.headerValues("Cache-Control")) {
       String v = cc.toLowerCase(Locale.ROOT);
       if (hasDirective(v, "private")) {
@@ -59,24 +91,6 @@ public final class Cacheability {
     if (sMaxAge == null && maxAge == null && c.header("Expires") != null && expiresInMillis(c, nowMillis) <= 0) {
       return "expires";
     }
-    for (String pragma : c.headerValues("Pragma")) {
-      if (hasDirective(pragma.toLowerCase(Locale.ROOT), "no-cache")) {
-        return "pragma-no-cache";
-      }
-    }
-    for (String vary : c.headerValues("Vary")) {
-      for (String name : vary.split(",")) {
-        if (name.trim().equals("*")) {
-          return "vary-star";
-        }
-      }
-    }
-    if (c.header("Content-Encoding") != null) {
-      return "pre-encoded";
-    }
-    if (!statuses.contains(c.status())) {
-      return "status-" + c.status();
-    }
     return null;
   }
 
@@ -93,25 +107,6 @@ public final class Cacheability {
       }
     }
     return false;
-  }
-
-  /**
-   * The TTL the handler asked for with {@code s-maxage} (preferred, it is meant for shared caches),
-   * {@code max-age} or, without either, {@code Expires}, capped at {@code max}; null when it asked
-   * for none. Zero means "do not store".
-   */
-  public static Duration requestedTtl(CapturedResponse c, Duration max, long nowMillis) {
-    Long sMaxAge = seconds(c, "s-maxage");
-    Long chosen = sMaxAge != null ? sMaxAge : seconds(c, "max-age");
-    Duration d;
-    if (chosen != null) {
-      d = Duration.ofSeconds(chosen);
-    } else if (c.header("Expires") != null) {
-      d = Duration.ofMillis(Math.max(0, expiresInMillis(c, nowMillis)) / 1000 * 1000);
-    } else {
-      return null;
-    }
-    return d.compareTo(max) > 0 ? max : d;
   }
 
   /** The last value of a delta-seconds directive, or null when absent or not a number. */
@@ -138,23 +133,12 @@ public final class Cacheability {
    * invalid date, such as the servlet idiom {@code Expires: 0}, is in the past.
    */
   private static long expiresInMillis(CapturedResponse c, long nowMillis) {
-    Long expires = httpDate(c.header("Expires"));
+    Long expires = HttpDates.parse(c.headerValues("Expires"));
     if (expires == null) {
       return -1;
     }
-    Long date = httpDate(c.header("Date"));
+    Long date = HttpDates.parse(c.headerValues("Date"));
     return expires - (date != null ? date : nowMillis);
-  }
-
-  private static Long httpDate(String value) {
-    if (value == null) {
-      return null;
-    }
-    try {
-      return ZonedDateTime.parse(value.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
-    } catch (DateTimeParseException e) {
-      return null;
-    }
   }
 
   private static boolean hasDirective(String cacheControl, String directive) {

@@ -1,6 +1,7 @@
 package org.pagecache.internal.capture;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -15,29 +16,35 @@ import org.pagecache.internal.store.StoredPage.TagVersion;
  */
 public final class PageBuilder {
   /** Never stored: per-connection, per-response or per-user headers, and those the filter sets itself. */
-  private static final Set<String> NOT_STORED = Set.of("set-cookie", "set-cookie2", "date", "age",
+  private static final Set<String> NOT_STORED = Set.of("set-cookie", "set-cookie2", "age",
       "content-length", "transfer-encoding", "connection", "keep-alive", "proxy-authenticate",
-      "proxy-authorization", "te", "trailer", "upgrade", "etag", "cache-status", "x-cache-tags");
+      "proxy-authorization", "te", "trailer", "upgrade", "cache-status", "x-cache-tags", "pagecache-control");
 
   private PageBuilder() {}
 
   /** What the build knows besides the captured response. */
   public record Context(long builtAtMillis, long freshMillis, long buildMillis, long token,
       List<TagVersion> tags, List<String> viewKeys, boolean placeholders, List<Header> vary, String cacheHeader,
-      boolean mustRevalidate) {}
+      boolean mustRevalidate, long ageSeconds) {}
 
   public static StoredPage build(CapturedResponse c, Context ctx) {
     List<Header> headers = new ArrayList<>();
     String contentType = null;
+    Set<String> connectionListed = connectionOptions(c);
     for (Header h : c.headers()) {
       String name = h.name().toLowerCase(Locale.ROOT);
-      if (NOT_STORED.contains(name) || (ctx.cacheHeader != null && name.equalsIgnoreCase(ctx.cacheHeader))) {
+      if (NOT_STORED.contains(name) || connectionListed.contains(name)
+          || (ctx.cacheHeader != null && name.equalsIgnoreCase(ctx.cacheHeader))
+          || (name.equals("date") && HttpDates.parse(h.value()) == null)) { // the container's Date then stands
         continue;
       }
       if (name.equals("content-type")) {
         contentType = h.value();
       }
       headers.add(h);
+    }
+    if (ctx.ageSeconds > 0) {
+      headers.add(new Header("Age", Long.toString(ctx.ageSeconds))); // the age on arrival; PageSender adds the time stored
     }
     byte[] identity = c.body();
     boolean gzip = !ctx.placeholders && BodyEncoding.compressible(contentType, identity.length);
@@ -49,6 +56,22 @@ public final class PageBuilder {
     return new StoredPage(c.status(), headers, stored, gzip, BodyEncoding.etag(identity), ctx.builtAtMillis,
         ctx.builtAtMillis + ctx.freshMillis, ctx.buildMillis, ctx.token, ctx.tags, ctx.viewKeys,
         ctx.placeholders, ctx.vary, null, ctx.mustRevalidate, 0);
+  }
+
+  /** The fields a {@code Connection} header names: hop-by-hop, never stored (RFC 9111 3.1). */
+  private static Set<String> connectionOptions(CapturedResponse c) {
+    Set<String> names = new HashSet<>();
+    for (String v : c.headerValues("Connection")) {
+      for (String n : v.split(",")) {
+        names.add(n.trim().toLowerCase(Locale.ROOT));
+      }
+    }
+    return names;
+  }
+
+  /** True for the response headers addressed to the cache alone: X-Cache-Tags and PageCache-Control. */
+  public static boolean forTheCacheOnly(String name) {
+    return TAGS_HEADER.equalsIgnoreCase(name) || Lifetime.OWN_FIELD.equalsIgnoreCase(name);
   }
 
   /** Response header in which a handler may declare the page's tags; never sent to the client. */

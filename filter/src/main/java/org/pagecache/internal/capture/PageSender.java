@@ -17,12 +17,15 @@ import org.pagecache.internal.store.StoredPage.Header;
  * Writes a stored page, or a captured response that is not stored, to the client. Takes care of
  * the details older page caches got wrong: Content-Length exactly once (never with
  * Transfer-Encoding), a 304 with setStatus (not sendError) carrying ETag/Vary/Cache-Control,
- * {@code Vary: Accept-Encoding} whenever the body may be gzipped, HEAD without a body.
+ * {@code Vary: Accept-Encoding} whenever the body may be gzipped, HEAD without a body, the
+ * stored {@code Date} and an {@code Age} that goes on from the age on arrival, the application's
+ * own {@code ETag} and {@code Last-Modified} ({@link Conditional}), one {@code Range} as a 206
+ * ({@link ByteRange}).
  */
 public final class PageSender {
   /** Headers a 304 repeats (RFC 9110 15.4.5); the rest describe a body that is not sent. */
   private static final Set<String> NOT_MODIFIED_HEADERS =
-      Set.of("cache-control", "content-location", "expires", "vary");
+      Set.of("cache-control", "content-location", "expires", "vary", "last-modified");
 
   private PageSender() {}
 
@@ -52,13 +55,21 @@ public final class PageSender {
    */
   public static void send(HttpServletRequest req, HttpServletResponse res, StoredPage page,
       long nowMillis, Label label, byte[] rendered, Supplier<byte[]> identity, int maxBodyBytes) throws IOException {
-    boolean gzip = rendered == null && page.gzipped() && acceptsGzip(req.getHeader("Accept-Encoding"));
+    boolean ranged = page.status() == 200 && req.getHeader("Range") != null;
+    boolean gzip = rendered == null && !ranged && page.gzipped() && acceptsGzip(req.getHeader("Accept-Encoding"));
+    // The application's own validators stand (a page with substituted counters is a new
+    // representation on every serve: only its own tag then); the body hash only when it sent none.
+    String appEtag = rendered == null ? firstValue(page, "ETag") : null;
+    String lastModified = rendered == null ? firstValue(page, "Last-Modified") : null;
     String etag = rendered != null ? BodyEncoding.etag(rendered) : gzip ? page.etag() + "-gz" : page.etag();
-    String quoted = "\"" + etag + "\"";
+    String sentTag = appEtag != null ? appEtag : "\"" + etag + "\"";
+    List<String> answersTo = appEtag != null ? List.of(appEtag)
+        : rendered != null ? List.of(sentTag) : List.of(sentTag, "\"" + page.etag() + "\"", "\"" + page.etag() + "-gz\"");
 
     List<Header> headers = new ArrayList<>();
     Set<String> vary = new LinkedHashSet<>();
     String contentType = null;
+    long ageOnArrival = 0;
     for (Header h : page.headers()) {
       if (h.name().equalsIgnoreCase("Vary")) {
         for (String v : h.value().split(",")) {
@@ -68,7 +79,9 @@ public final class PageSender {
         }
       } else if (h.name().equalsIgnoreCase("Content-Type")) {
         contentType = h.value();
-      } else {
+      } else if (h.name().equalsIgnoreCase("Age")) {
+        ageOnArrival = parseAge(h.value());
+      } else if (!h.name().equalsIgnoreCase("ETag") && !h.name().equalsIgnoreCase("Date")) {
         headers.add(h);
       }
     }
@@ -76,10 +89,13 @@ public final class PageSender {
       vary.add("Accept-Encoding");
     }
 
-    // A page with substituted counters is a new representation on every serve: only its own tag matches.
-    String identityTag = rendered != null ? etag : page.etag();
-    boolean notModified = page.status() == 200 && matches(req.getHeader("If-None-Match"), identityTag, etag);
+    boolean notModified = page.status() == 200
+        && Conditional.notModified(req.getHeader("If-None-Match"), req.getHeader("If-Modified-Since"), answersTo, lastModified);
     res.setStatus(notModified ? HttpServletResponse.SC_NOT_MODIFIED : page.status());
+    String date = firstValue(page, "Date");
+    if (date != null) {
+      res.setHeader("Date", date); // the stored response's own Date, never renewed (RFC 9110 6.6.1)
+    }
     for (Header h : headers) {
       if (!notModified || NOT_MODIFIED_HEADERS.contains(h.name().toLowerCase(Locale.ROOT))) {
         res.addHeader(h.name(), h.value());
@@ -88,8 +104,8 @@ public final class PageSender {
     if (!vary.isEmpty()) {
       res.setHeader("Vary", String.join(", ", vary));
     }
-    res.setHeader("ETag", quoted);
-    res.setHeader("Age", Long.toString(Math.max(0, (nowMillis - page.builtAtMillis()) / 1000)));
+    res.setHeader("ETag", sentTag);
+    res.setHeader("Age", Long.toString(ageOnArrival + Math.max(0, (nowMillis - page.builtAtMillis()) / 1000)));
     label.apply(res);
     if (notModified) {
       return;
@@ -108,9 +124,42 @@ public final class PageSender {
     } else {
       body = page.body();
     }
-    res.setContentLength(body.length);
+    ByteRange range = ranged ? ByteRange.select(req.getHeader("Range"), req.getHeader("If-Range"), sentTag, lastModified,
+        body.length) : null;
+    if (range == ByteRange.UNSATISFIABLE) {
+      res.setStatus(HttpServletResponse.SC_REQUESTED_RANGE_NOT_SATISFIABLE);
+      res.setHeader("Content-Range", "bytes */" + body.length);
+      res.setContentLength(0);
+      return;
+    }
+    int offset = 0;
+    int length = body.length;
+    if (range != null) {
+      res.setStatus(HttpServletResponse.SC_PARTIAL_CONTENT);
+      res.setHeader("Content-Range", "bytes " + range.first() + "-" + range.last() + "/" + body.length);
+      offset = (int) range.first();
+      length = (int) range.length();
+    }
+    res.setContentLength(length);
     if (!"HEAD".equals(req.getMethod())) {
-      res.getOutputStream().write(body);
+      res.getOutputStream().write(body, offset, length);
+    }
+  }
+
+  private static String firstValue(StoredPage page, String name) {
+    for (Header h : page.headers()) {
+      if (h.name().equalsIgnoreCase(name)) {
+        return h.value();
+      }
+    }
+    return null;
+  }
+
+  private static long parseAge(String value) {
+    try {
+      return Math.max(0, Long.parseLong(value.trim()));
+    } catch (NumberFormatException e) {
+      return 0;
     }
   }
 
@@ -129,7 +178,7 @@ public final class PageSender {
     for (Header h : c.headers()) {
       if (h.name().equalsIgnoreCase("Content-Type")) {
         res.setContentType(h.value());
-      } else if (!h.name().equalsIgnoreCase(PageBuilder.TAGS_HEADER)) {
+      } else if (!PageBuilder.forTheCacheOnly(h.name())) {
         res.addHeader(h.name(), h.value());
       }
     }
@@ -170,26 +219,5 @@ public final class PageSender {
       }
     }
     return gzip != null ? gzip : star;
-  }
-
-  /** If-None-Match against either representation of the page (weak comparison, RFC 9110 13.1.2). */
-  static boolean matches(String ifNoneMatch, String identityTag, String sentTag) {
-    if (ifNoneMatch == null) {
-      return false;
-    }
-    for (String candidate : ifNoneMatch.split(",")) {
-      String t = candidate.trim();
-      if (t.equals("*")) {
-        return true;
-      }
-      if (t.startsWith("W/")) {
-        t = t.substring(2);
-      }
-      t = t.replace("\"", "");
-      if (t.equals(sentTag) || t.equals(identityTag) || t.equals(identityTag + "-gz")) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -17,14 +17,14 @@ public class TagsHeaderHidden extends HttpServletResponseWrapper {
 
   @Override
   public void setHeader(String name, String value) {
-    if (!PageBuilder.TAGS_HEADER.equalsIgnoreCase(name)) {
+    if (!PageBuilder.forTheCacheOnly(name)) {
       super.setHeader(name, value);
     }
   }
 
   @Override
   public void addHeader(String name, String value) {
-    if (!PageBuilder.TAGS_HEADER.equalsIgnoreCase(name)) {
+    if (!PageBuilder.forTheCacheOnly(name)) {
       super.addHeader(name, value);
     }
   }

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -33,16 +34,32 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   private final CapturingResponse capture;
   private final boolean shared;
   private final HeaderReads reads = new HeaderReads();
+  /** Conditional headers of the cache's own (lower-case names), in place of the client's. */
+  private final Map<String, String> conditions;
+  private volatile Runnable whenComplete;
+  private volatile Runnable whenDispatched;
+  private volatile boolean asyncCaptured;
 
-  private WatchedRequest(HttpServletRequest request, CapturingResponse capture, boolean shared) {
+  private WatchedRequest(HttpServletRequest request, CapturingResponse capture, boolean shared,
+      Map<String, String> conditions) {
     super(request);
     this.capture = capture;
     this.shared = shared;
+    this.conditions = conditions;
   }
 
   /** For a page being built for the cache: the full representation every client can share. */
   public static WatchedRequest forSharing(HttpServletRequest request, CapturingResponse capture) {
-    return new WatchedRequest(request, capture, true);
+    return new WatchedRequest(request, capture, true, Map.of());
+  }
+
+  /**
+   * For a stored page being revalidated: as {@link #forSharing}, but asking with the page's own
+   * validators ({@link Freshening#conditions}), so the handler may answer 304.
+   */
+  public static WatchedRequest forRevalidation(HttpServletRequest request, CapturingResponse capture,
+      Map<String, String> conditions) {
+    return new WatchedRequest(request, capture, true, Map.copyOf(conditions));
   }
 
   /**
@@ -50,12 +67,12 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
    * left as the client sent it; only going async is intercepted.
    */
   public static WatchedRequest asSent(HttpServletRequest request, CapturingResponse capture) {
-    return new WatchedRequest(request, capture, false);
+    return new WatchedRequest(request, capture, false, Map.of());
   }
 
   /** For a request that is only watched, not captured (a bypassed HEAD): it records what the handler reads. */
   public static WatchedRequest watching(HttpServletRequest request) {
-    return new WatchedRequest(request, null, false);
+    return new WatchedRequest(request, null, false, Map.of());
   }
 
   /** The headers and cookies the handler has read so far. */
@@ -69,8 +86,15 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     return shared && "HEAD".equals(method) ? "GET" : method;
   }
 
+  private String condition(String name) {
+    return conditions.isEmpty() || name == null ? null : conditions.get(name.toLowerCase(Locale.ROOT));
+  }
+
   @Override
   public String getHeader(String name) {
+    if (condition(name) != null) {
+      return condition(name);
+    }
     if (hidden(name)) {
       return null;
     }
@@ -80,6 +104,9 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
 
   @Override
   public Enumeration<String> getHeaders(String name) {
+    if (condition(name) != null) {
+      return Collections.enumeration(List.of(condition(name)));
+    }
     if (hidden(name)) {
       return Collections.emptyEnumeration();
     }
@@ -89,6 +116,13 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
 
   @Override
   public long getDateHeader(String name) {
+    if (condition(name) != null) {
+      Long date = HttpDates.parse(condition(name));
+      if (date == null) {
+        throw new IllegalArgumentException(name + ": not a date");
+      }
+      return date;
+    }
     if (hidden(name)) {
       return -1;
     }
@@ -109,6 +143,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   public Enumeration<String> getHeaderNames() {
     List<String> names = Collections.list(super.getHeaderNames());
     names.removeIf(this::hidden);
+    names.addAll(conditions.keySet());
     return Collections.enumeration(names);
   }
 
@@ -131,16 +166,54 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     return super.getLocales();
   }
 
+  /**
+   * Keeps capturing when the handler goes async: {@code whenComplete} runs when it completes the
+   * async context (see {@link CapturedAsync}). Without it, going async hands the response over.
+   */
+  public void captureAsync(Runnable whenComplete) {
+    this.whenComplete = whenComplete;
+  }
+
+  /** Runs when a captured async response is dispatched instead of completed: it goes out uncached. */
+  public void onAsyncDispatch(Runnable whenDispatched) {
+    this.whenDispatched = whenDispatched;
+  }
+
+  private void handOverAtDispatch() {
+    handOver();
+    Runnable r = whenDispatched;
+    if (r != null) {
+      r.run();
+    }
+  }
+
+  /** True when the handler went async with its response still captured: the build ends at its complete(). */
+  public boolean asyncCaptured() {
+    return asyncCaptured;
+  }
+
   @Override
   public AsyncContext startAsync() {
+    if (capturesAsync()) {
+      asyncCaptured = true;
+      return new CapturedAsync(super.startAsync(), whenComplete, this::handOverAtDispatch, this, capture);
+    }
     handOver();
     return super.startAsync();
   }
 
   @Override
   public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
+    if (capturesAsync()) {
+      asyncCaptured = true;
+      return new CapturedAsync(super.startAsync(request, response), whenComplete, this::handOverAtDispatch, request, response);
+    }
     handOver();
     return super.startAsync(request, response);
+  }
+
+  private boolean capturesAsync() {
+    return whenComplete != null && capture != null && !capture.isPassThrough();
   }
 
   private void handOver() {

@@ -2,12 +2,8 @@ package org.pagecache.internal.key;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.pagecache.store.Namespace;
 
 /**
@@ -16,41 +12,14 @@ import org.pagecache.store.Namespace;
  * headers the handler's pages vary on, and the request's own key parts ({@link RequestParts}:
  * forwarded headers, cookies a policy varies on), hashed under the namespace ({@link Namespace#page}).
  *
- * <p>The headers a handler varies on are its policy's {@code vary=}, then every header its
- * responses named in {@code Vary} (learned by this JVM as they are seen).
+ * <p>The headers a key covers are the policy's {@code vary=}; a page whose response names more in
+ * {@code Vary} is stored under a variant key (see {@link VaryRecord}).
  */
 public final class PageKeys {
   private final Namespace namespace;
-  private final Map<String, Set<String>> learnedVary = new ConcurrentHashMap<>();
 
   public PageKeys(Namespace namespace) {
     this.namespace = namespace;
-  }
-
-  /** The policy's vary headers, then the learned ones, sorted: the same order on every JVM. */
-  public List<String> varyHeaders(String handler, List<String> policyVary) {
-    Set<String> learned = learnedVary.get(handler);
-    if (learned == null || learned.isEmpty()) {
-      return policyVary;
-    }
-    List<String> all = new ArrayList<>(policyVary);
-    for (String h : learned) {
-      if (!all.contains(h)) {
-        all.add(h);
-      }
-    }
-    Collections.sort(all.subList(policyVary.size(), all.size()));
-    return all;
-  }
-
-  /** Remembers headers a response of the handler varied on; true when one of them is new. */
-  public boolean learnVary(String handler, Collection<String> headers) {
-    Set<String> set = learnedVary.computeIfAbsent(handler, h -> ConcurrentHashMap.newKeySet());
-    boolean added = false;
-    for (String h : headers) {
-      added |= set.add(h);
-    }
-    return added;
   }
 
   /** The key of the page this request gets from the handler. */

@@ -68,6 +68,25 @@ public record StoredPage(
         List.of(), List.of(), false, List.of(), reason, false, refusals);
   }
 
+  /**
+   * The record stored under a URL's key when its responses vary: it names the request headers, and
+   * each variant lives under its own key (see {@code VaryRecord}). Never served; a page has a status.
+   */
+  public static StoredPage varyRecord(List<String> names, long nowMillis) {
+    return new StoredPage(0, List.of(), new byte[0], false, "", nowMillis, nowMillis, 0, 0, List.of(), List.of(),
+        false, names.stream().map(n -> new Header(n, "")).toList(), null, false, 0);
+  }
+
+  /** True for the record of a URL whose responses vary (no status, not a refusal marker). */
+  public boolean isVaryRecord() {
+    return status == 0 && uncacheableReason == null;
+  }
+
+  /** For a vary record: the request headers its URL's responses vary on. */
+  public List<String> varyNames() {
+    return vary.stream().map(Header::name).toList();
+  }
+
   public boolean isUncacheableMarker() {
     return uncacheableReason != null;
   }

@@ -1,7 +1,6 @@
 package org.pagecache.internal.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 import jakarta.servlet.http.Cookie;
 import java.time.Duration;
@@ -70,10 +69,11 @@ class CacheabilityOfCaptureStateTest {
   }
 
   @Test
-  void anUnreadableLifetimeIsIgnoredAndTheLastReadableOneCounts() {
-    assertNull(Cacheability.requestedTtl(page("Cache-Control", "max-age=soon"), HOUR, NOW));
-    assertEquals(Duration.ofSeconds(20),
-        Cacheability.requestedTtl(page("Cache-Control", "max-age=10", "Cache-Control", "max-age=\"20\""), HOUR, NOW));
-    assertEquals(Duration.ZERO, Cacheability.requestedTtl(page("Cache-Control", "max-age=-5"), HOUR, NOW));
+  void anUnreadableLifetimeMeansDoNotReuseAndTheFirstOneCounts() {
+    assertEquals("invalid-max-age", Lifetime.of(page("Cache-Control", "max-age=soon"), NOW, HOUR).refusal());
+    assertEquals("invalid-max-age", Lifetime.of(page("Cache-Control", "max-age=-5"), NOW, HOUR).refusal());
+    assertEquals(Duration.ofSeconds(10),
+        Lifetime.of(page("Cache-Control", "max-age=10", "Cache-Control", "max-age=\"20\""), NOW, HOUR).fresh(),
+        "RFC 9111 4.2.1: the first occurrence");
   }
 }

@@ -72,13 +72,4 @@ class CacheabilityTest {
     assertTrue(Cacheability.forbidsStale(response(200, "Cache-Control", "Proxy-Revalidate")));
     assertFalse(Cacheability.forbidsStale(response(200, "Cache-Control", "public, max-age=60")));
   }
-
-  @Test
-  void theRequestedTtlPrefersSMaxAgeThenMaxAgeThenExpiresCappedAtTheMaximum() {
-    assertEquals(Duration.ofSeconds(30), Cacheability.requestedTtl(response(200, "Cache-Control", "max-age=60, s-maxage=30"), HOUR, NOW));
-    assertEquals(Duration.ofSeconds(60), Cacheability.requestedTtl(response(200, "Cache-Control", "max-age=60"), HOUR, NOW));
-    assertEquals(Duration.ofSeconds(120), Cacheability.requestedTtl(response(200, "Expires", "Thu, 01 Jan 2026 12:02:00 GMT"), HOUR, NOW));
-    assertEquals(HOUR, Cacheability.requestedTtl(response(200, "Cache-Control", "max-age=86400"), HOUR, NOW));
-    assertNull(Cacheability.requestedTtl(response(200), HOUR, NOW));
-  }
 }
