@@ -151,7 +151,7 @@ final class Rebuild {
       return new Built(null, null, null, e);
     }
     BuildDecision d = BuildDecision.of(c, p.policy(), start, stale != null, containerSetCookie(p),
-        recordUnkeyedReads(p, shared.reads()));
+        recordUnkeyedReads(p, shared.reads()), AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats()));
     switch (d.kind()) {
       case PASSED_THROUGH -> {
         // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
