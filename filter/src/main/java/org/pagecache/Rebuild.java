@@ -215,7 +215,8 @@ final class Rebuild {
    */
   private static boolean containerSetCookie(PageRequest p) {
     HttpSession session = p.req().getSession(false);
-    if (session != null && (session.isNew() || !session.getId().equals(p.req().getRequestedSessionId()))) {
+    // The requested id is compared by the container (Jetty's cookie carries an extended id, not getId()).
+    if (session != null && (session.isNew() || !p.req().isRequestedSessionIdValid())) {
       return true;
     }
     return p.res().containsHeader("Set-Cookie");
