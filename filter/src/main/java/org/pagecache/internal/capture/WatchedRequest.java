@@ -92,15 +92,6 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   }
 
   @Override
-  public String getRequestedSessionId() {
-    String id = super.getRequestedSessionId();
-    if (shared && id != null) {
-      sessionReads.used("session-id");
-    }
-    return id;
-  }
-
-  @Override
   public Object getAttribute(String name) {
     Object value = super.getAttribute(name);
     if (shared && value != null && SESSION_TOKEN_ATTRIBUTES.contains(name)) {
