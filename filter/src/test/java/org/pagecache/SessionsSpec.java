@@ -118,6 +118,11 @@ class SessionsSpec {
           res.setContentType("text/html;charset=UTF-8");
           res.getWriter().print("<form method=post><input type=hidden name=_csrf value=\"" + csrf.token() + "\"></form>");
         }), "/form")
+        .handler("renew", SiteServlets.of((req, res, call) -> {
+          String renewed = req.getSession(false) == null ? "none" : req.changeSessionId();
+          res.setContentType("text/html;charset=UTF-8");
+          res.getWriter().print("<p>renewed " + call + " " + renewed.length() + "</p>");
+        }), "/renew")
         .handler("tracked", SiteServlets.of((req, res, call) -> {
           String token = TRACKING_TOKEN.get();
           res.setContentType("text/html;charset=UTF-8");
@@ -223,6 +228,14 @@ class SessionsSpec {
     assertEquals("MISS", bob.xcache(), "Ann's page was not stored");
     assertFalse(bob.text().contains("trk-"), bob.text());
     assertEquals(1L, site.cache.stats("tracked").sessionBypasses().get("value-of:tracking"));
+  }
+
+  @BothStores
+  void aBuildThatRenewsTheSessionIdIsNotShared(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+    Response hers = site.get("/renew", "Cookie", anonymousSession(site));
+    assertTrue(String.valueOf(hers.header("Set-Cookie")).contains("JSESSIONID="), "the new id goes to her");
+    assertEquals("MISS", site.get("/renew").xcache(), "her page was not stored");
   }
 
   @BothStores
