@@ -7,7 +7,7 @@ import org.pagecache.internal.html.Html;
 
 /**
  * Whether a built page shows something of the visitor's session: its id, or the text of one of
- * its attributes (a String or other character sequence of at least {@value #MIN_LENGTH}
+ * its attributes (a String or other character sequence of at least 8
  * characters, as written or HTML-escaped). This catches values that reached the page past
  * PageCache's request wrapper (a token an earlier filter copied into a thread-local), which
  * {@link SessionReads} cannot see. Shorter values and objects rendered in another form are not
