@@ -35,9 +35,10 @@ record BuildDecision(Kind kind, String reason, CapturedResponse response, Durati
    * @param hasStale            a stale copy exists (a refresh or expiry is being rebuilt)
    * @param containerSetCookie  the container gave the response a cookie past the capture (a new session)
    * @param readUnkeyedHeader   the handler read a request header that is not part of the key
+   * @param sessionUse          why the page may carry the visitor's session data, or null ({@link AnonymousSessions})
    */
   static BuildDecision of(CapturedResponse c, CachePolicy policy, long nowMillis, boolean hasStale,
-      boolean containerSetCookie, boolean readUnkeyedHeader) {
+      boolean containerSetCookie, boolean readUnkeyedHeader, String sessionUse) {
     if (c.passedThrough()) {
       return new BuildDecision(Kind.PASSED_THROUGH, c.overflowed() ? "too-large" : "async", c, null, true, 0, false);
     }
@@ -49,6 +50,11 @@ record BuildDecision(Kind kind, String reason, CapturedResponse response, Durati
     String refusal = Cacheability.refusal(response, policy.statuses(), nowMillis, honor);
     if (refusal == null && containerSetCookie) {
       refusal = "set-cookie";
+    }
+    if (refusal == null && sessionUse != null) {
+      // This visitor's page only: no marker, the next visitor builds at once (and one visitor's
+      // session cannot make the page hit-for-pass for everyone).
+      return new BuildDecision(Kind.REFUSE, AnonymousSessions.BYPASS, c, null, false, 0, false);
     }
     if (refusal == null && readUnkeyedHeader && policy.strictHeaders()) {
       refusal = "unkeyed-header";

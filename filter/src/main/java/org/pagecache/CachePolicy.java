@@ -25,7 +25,10 @@ import org.pagecache.internal.config.Specs;
  *   <tr><td>cache-control</td><td>honor: the handler's s-maxage/max-age sets the TTL (capped at ttl-max)</td></tr>
  *   <tr><td>ttl-max</td><td>upper bound of a TTL taken from Cache-Control; default 1h</td></tr>
  *   <tr><td>authorized</td><td>allow: cache requests that carry Authorization (off: they bypass)</td></tr>
- *   <tr><td>sessions</td><td>allow: cache requests that carry a session id (off: they bypass)</td></tr>
+ *   <tr><td>sessions</td><td>anonymous (default): a request with a session id and no signed-in user is served
+ *       from the cache, and builds a shared page only if the build used nothing of the session
+ *       (docs/safety.md); off: every request with a session id bypasses; allow: they are cached as if
+ *       they had none</td></tr>
  *   <tr><td>early-refresh</td><td>on, off or a strength (1.0 = on): rebuild hot pages shortly before expiry</td></tr>
  *   <tr><td>enabled</td><td>false: never cache this handler</td></tr>
  *   <tr><td>cookies</td><td>bypass (default): a request with a cookie that is not ignored bypasses;
@@ -51,7 +54,8 @@ import org.pagecache.internal.config.Specs;
  * @param ttlMax the longest TTL taken from Cache-Control
  * @param allowAuthorized true: requests with an Authorization header are cached too; false: they
  *     bypass the cache
- * @param allowSessions true: requests with a session id are cached too; false: they bypass the cache
+ * @param allowSessions true ({@code sessions=allow}): requests with a session id are cached as if they
+ *     had none; false: {@code anonymousSessions} decides
  * @param earlyRefresh strength of the early refresh of hot pages, from 0 (off) to 10; {@code on} is 1.0
  * @param enabled false: this handler's pages are never cached
  * @param cookies how the pages depend on request cookies
@@ -63,6 +67,9 @@ import org.pagecache.internal.config.Specs;
  * @param invalidateOnWrite true (the default): after a successful unsafe request (POST, PUT, DELETE...)
  *     to this handler, the page at its URL and at the same-host {@code Location} and
  *     {@code Content-Location} it answered with are evicted (RFC 9111 4.4); false ({@code invalidate=off}): not
+ * @param anonymousSessions true ({@code sessions=anonymous}, the default): a request with a session id
+ *     and no authenticated user may be served from the cache, and shares its build only when the
+ *     build used nothing of the session; false ({@code sessions=off}): every such request bypasses
  */
 public record CachePolicy(
     String handler,
@@ -80,7 +87,9 @@ public record CachePolicy(
     CookieRule cookies,
     boolean strictHeaders,
     List<String> harmless,
-    String pool, boolean invalidateOnWrite) {
+    String pool,
+    boolean invalidateOnWrite,
+    boolean anonymousSessions) {
 
   /** The statuses cached when a policy sets no {@code statuses}: 200, 203, 300, 301 and 308. */
   public static final Set<Integer> DEFAULT_STATUSES = Set.of(200, 203, 300, 301, 308);
@@ -101,13 +110,13 @@ public record CachePolicy(
   /** The policy every handler gets unless configured otherwise. */
   public static CachePolicy defaults(String handler, Duration ttl, Duration grace) {
     return new CachePolicy(handler, ttl, grace, List.of(), DEFAULT_STATUSES, List.of(), false,
-        Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of(), "", true);
+        Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of(), "", true, true);
   }
 
   /** This policy under another handler's name (a configured default applied to a handler). */
   CachePolicy named(String name) {
     return new CachePolicy(name, ttl, grace, vary, statuses, paths, honorCacheControl, ttlMax, allowAuthorized,
-        allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless, pool, invalidateOnWrite);
+        allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless, pool, invalidateOnWrite, anonymousSessions);
   }
 
   /**
@@ -130,6 +139,7 @@ public record CachePolicy(
     Duration ttlMax = this.ttlMax;
     boolean auth = allowAuthorized;
     boolean sessions = allowSessions;
+    boolean anonymous = anonymousSessions;
     double early = earlyRefresh;
     boolean enabled = this.enabled;
     CookieRule cookies = this.cookies;
@@ -154,7 +164,11 @@ public record CachePolicy(
         case "cache-control" -> cc = ParameterValues.bool(p, value);
         case "ttl-max" -> ttlMax = Durations.parse(p, value);
         case "authorized" -> auth = ParameterValues.bool(p, value);
-        case "sessions" -> sessions = ParameterValues.bool(p, value);
+        case "sessions" -> {
+          String mode = sessionsMode(p, value);
+          sessions = mode.equals("allow");
+          anonymous = mode.equals("anonymous");
+        }
         case "early-refresh" -> early = earlyRefresh(p, value);
         case "enabled" -> enabled = ParameterValues.bool(p, value);
         case "cookies" -> cookies = CookieRule.parse(p, value);
@@ -170,7 +184,21 @@ public record CachePolicy(
       throw new IllegalArgumentException(param + ".ttl: '0s' must be at least 1s; use enabled=false to turn caching off");
     }
     return new CachePolicy(handler, ttl, grace, vary, statuses, paths, cc, ttlMax, auth, sessions, early, enabled,
-        cookies, strict, harmless, pool, invalidate);
+        cookies, strict, harmless, pool, invalidate, anonymous);
+  }
+
+  /** {@code allow}, {@code anonymous} or {@code off}; the switch words of other keys are accepted too. */
+  private static String sessionsMode(String param, String value) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    if (v.equals("anonymous")) {
+      return v;
+    }
+    try {
+      return ParameterValues.bool(param, value) ? "allow" : "off";
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(param + ": '" + value + "' is not accepted; use anonymous (the default),"
+          + " off or allow", e);
+    }
   }
 
   /** The policy in its own spec syntax, for the admin page and logs. */
@@ -181,7 +209,7 @@ public record CachePolicy(
         + (paths.isEmpty() ? "" : ", paths=" + String.join("|", paths))
         + (honorCacheControl ? ", cache-control=honor" : "")
         + (allowAuthorized ? ", authorized=allow" : "")
-        + (allowSessions ? ", sessions=allow" : "")
+        + (allowSessions ? ", sessions=allow" : anonymousSessions ? "" : ", sessions=off")
         + (earlyRefresh > 0 ? ", early-refresh=" + earlyRefresh : "")
         + (enabled ? "" : ", enabled=false")
         + ", cookies=" + cookies.spec()

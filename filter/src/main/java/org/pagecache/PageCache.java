@@ -288,14 +288,18 @@ public final class PageCache implements AutoCloseable {
    * @param bypassesByReason bypasses by the reason Cache-Status shows ({@code session}, {@code set-cookie}...)
    * @param cookieBypasses per cookie name (never a value): the requests it made bypass
    * @param unkeyedHeaders per request header the handler read though it is not part of the key: the builds that read it
+   * @param sessionBypasses per cause (names only): requests with a session that bypassed and builds
+   *     not shared because of their session ({@code user}, {@code sessions=off}, {@code attribute:cart},
+   *     {@code csrf-token}, {@code value-of:NAME}...; docs/safety.md, "Sessions")
    */
   public record HandlerStats(String handler, long hits, long stale, long misses, long rebuilds, long lockWaits,
       long bypasses, long storeErrors, long builds, long buildNanos, long rebuiltSinceRefresh,
       long lastRefreshMillis, String lastRefreshBy, long lastToken, String trace,
       Map<String, Long> bypassesByReason, Map<String, CookieBypasses> cookieBypasses,
-      Map<String, Long> unkeyedHeaders) {
+      Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses) {
     /** Copies the maps, sorted by name. */
     public HandlerStats {
+      sessionBypasses = Collections.unmodifiableSortedMap(new TreeMap<>(sessionBypasses));
       bypassesByReason = Collections.unmodifiableSortedMap(new TreeMap<>(bypassesByReason));
       cookieBypasses = Collections.unmodifiableSortedMap(new TreeMap<>(cookieBypasses));
       unkeyedHeaders = Collections.unmodifiableSortedMap(new TreeMap<>(unkeyedHeaders));
@@ -303,7 +307,7 @@ public final class PageCache implements AutoCloseable {
 
     /** All zero: a handler not seen yet. */
     static HandlerStats none(String handler) {
-      return new HandlerStats(handler, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "", 0, "", Map.of(), Map.of(), Map.of());
+      return new HandlerStats(handler, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "", 0, "", Map.of(), Map.of(), Map.of(), Map.of());
     }
 
     /** Hits (fresh and stale) over all requests the cache decided, 0 when none. */
@@ -320,7 +324,7 @@ public final class PageCache implements AutoCloseable {
       return new HandlerStats(handler, hits + o.hits, stale + o.stale, misses + o.misses, rebuilds + o.rebuilds,
           lockWaits + o.lockWaits, bypasses + o.bypasses, storeErrors + o.storeErrors, builds + o.builds,
           buildNanos + o.buildNanos, rebuiltSinceRefresh + o.rebuiltSinceRefresh, lastRefreshMillis,
-          lastRefreshBy, lastToken, trace, reasons, cookieBypasses, unkeyedHeaders);
+          lastRefreshBy, lastToken, trace, reasons, cookieBypasses, unkeyedHeaders, sessionBypasses);
     }
   }
 

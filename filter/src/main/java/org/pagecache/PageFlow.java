@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.stats.Event;
+import org.pagecache.internal.stats.HandlerRecorder;
 import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.StoreException;
 
@@ -18,7 +19,9 @@ import org.pagecache.store.StoreException;
  * One cacheable request, from lookup to response (see docs/freshness.md and docs/safety.md):
  * <pre>
  *   not GET or HEAD: run it ({@link Writes}); a success evicts the pages it changed
- *   request checks (RequestParts)            cookie not ignored, session, Authorization -> BYPASS
+ *   request checks (RequestParts)            cookie not ignored, Authorization -> BYPASS
+ *   session (AnonymousSessions)              signed-in user, sessions=off, a session attribute
+ *                                            the handler's builds read -> BYPASS
  *   lookup: near cache (trusted near.trust)  or getMulti(token, page): one round trip
  *   refusal marker -> build without the lock (hit-for-miss), or BYPASS (hit-for-pass)
  *   FRESH  -> serve                          X-Cache: HIT
@@ -67,11 +70,15 @@ final class PageFlow {
     }
     String handler = engine.policies.handlerFor(req);
     CachePolicy policy = engine.policies.policy(handler);
+    HandlerRecorder stats = engine.recorder.handler(handler);
     String skip = requestBypass(req, policy);
+    if (skip == null) {
+      skip = AnonymousSessions.requestBypass(req, policy, stats);
+    }
     RequestParts parts = skip != null ? NO_PARTS
         : RequestParts.of(req, policy.cookies().mode() == CookieRule.Mode.IGNORE,
             policy.cookies().vary(), engine.ignoredCookies, sessionCookie(req));
-    PageRequest p = new PageRequest(req, res, chain, handler, policy, engine.recorder.handler(handler), parts);
+    PageRequest p = new PageRequest(req, res, chain, handler, policy, stats, parts);
     if (skip != null || parts.bypass() != null) {
       responder.bypass(p, skip != null ? skip : parts.bypass());
       return;
@@ -128,9 +135,6 @@ final class PageFlow {
     }
     if (!policy.allowAuthorized() && req.getHeader("Authorization") != null) {
       return "authorization";
-    }
-    if (!policy.allowSessions() && req.getRequestedSessionId() != null) {
-      return "session";
     }
     return null;
   }

@@ -79,13 +79,14 @@ final class PageWriter {
    * 304's and its freshness judged anew from them, is stored again and served (RFC 9111 4.3.4);
    * the body is not built again. If the updated headers now forbid storing, it is served this once.
    */
-  Built freshened(PageRequest p, Found found, CapturedResponse notModified, long start, boolean containerSetCookie) {
+  Built freshened(PageRequest p, Found found, CapturedResponse notModified, long start, boolean containerSetCookie,
+      String sessionUse) {
     StoredPage old = found.page();
     long now = engine.clock.millis();
     List<Header> merged = Freshening.merged(old.headers(), notModified.headers());
     CapturedResponse asStored = new CapturedResponse(old.status(), merged, List.of(), new byte[0], null, false, false,
         false);
-    BuildDecision d = BuildDecision.of(asStored, p.policy(), start, false, containerSetCookie, false);
+    BuildDecision d = BuildDecision.of(asStored, p.policy(), start, false, containerSetCookie, false, sessionUse);
     if (d.kind() != BuildDecision.Kind.STORE) {
       p.stats().bypass(d.reason());
       return Built.serving(old, CacheStatus.refused(d.reason()));

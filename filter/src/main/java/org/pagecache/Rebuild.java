@@ -181,11 +181,12 @@ final class Rebuild {
   /** What a finished build ends in: a freshened page, a stored one, a refusal or the stale copy. */
   private Built decide(PageRequest p, Found found, StoredPage stale, CapturedResponse c, WatchedRequest shared,
       Map<String, String> conditions, long start) {
+    String sessionUse = AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats());
     if (!conditions.isEmpty() && c.status() == 304 && !c.passedThrough()) {
-      return writer.freshened(p, found, c, start, containerSetCookie(p));
+      return writer.freshened(p, found, c, start, containerSetCookie(p), sessionUse);
     }
     BuildDecision d = BuildDecision.of(c, p.policy(), start, stale != null, containerSetCookie(p),
-        recordUnkeyedReads(p, c, shared.reads()));
+        recordUnkeyedReads(p, c, shared.reads()), sessionUse);
     switch (d.kind()) {
       case PASSED_THROUGH -> {
         // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
@@ -250,7 +251,8 @@ final class Rebuild {
    */
   private static boolean containerSetCookie(PageRequest p) {
     HttpSession session = p.req().getSession(false);
-    if (session != null && (session.isNew() || !session.getId().equals(p.req().getRequestedSessionId()))) {
+    // The requested id is compared by the container (Jetty's cookie carries an extended id, not getId()).
+    if (session != null && (session.isNew() || !p.req().isRequestedSessionIdValid())) {
       return true;
     }
     return p.res().containsHeader("Set-Cookie");

@@ -28,7 +28,7 @@ class BuildDecisionTest {
   }
 
   private static BuildDecision decide(CapturedResponse c, CachePolicy policy, boolean hasStale) {
-    return BuildDecision.of(c, policy, NOW, hasStale, false, false);
+    return BuildDecision.of(c, policy, NOW, hasStale, false, false, null);
   }
 
   @Test
@@ -61,10 +61,18 @@ class BuildDecisionTest {
 
   @Test
   void aCookieFromTheContainerAndAnUnkeyedHeaderUnderStrictRefuse() {
-    assertEquals("set-cookie", BuildDecision.of(response(200), POLICY, NOW, false, true, false).reason());
-    assertEquals(Kind.STORE, BuildDecision.of(response(200), POLICY, NOW, false, false, true).kind(), "report mode");
+    assertEquals("set-cookie", BuildDecision.of(response(200), POLICY, NOW, false, true, false, null).reason());
+    assertEquals(Kind.STORE, BuildDecision.of(response(200), POLICY, NOW, false, false, true, null).kind(), "report mode");
     assertEquals("unkeyed-header",
-        BuildDecision.of(response(200), POLICY.with("headers=strict"), NOW, false, false, true).reason());
+        BuildDecision.of(response(200), POLICY.with("headers=strict"), NOW, false, false, true, null).reason());
+  }
+
+  @Test
+  void aBuildThatUsedTheSessionIsThisVisitorsOnlyAndLeavesNoMarker() {
+    BuildDecision d = BuildDecision.of(response(200), POLICY, NOW, false, false, false, "attribute:cart");
+    assertEquals(Kind.REFUSE, d.kind());
+    assertEquals("session", d.reason());
+    assertFalse(d.rememberRefusal(), "one visitor's session must not make the page hit-for-pass for everyone");
   }
 
   @Test

@@ -128,7 +128,7 @@ class CacheabilitySpec {
 
   @BothStores
   void requestsWithAuthorizationOrASessionBypassUnlessThePolicyAllows(Backend backend) {
-    SiteUnderTest site = sites.on(backend).set("policies", "open: authorized=allow")
+    SiteUnderTest site = sites.on(backend).set("policies", "open: authorized=allow; page: sessions=off")
         .handler("page", SiteServlets.page(), "/page/*")
         .handler("open", SiteServlets.page(), "/open/*").start();
     site.get("/page/auth", "Authorization", "Basic dTpw");

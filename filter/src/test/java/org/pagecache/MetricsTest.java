@@ -26,6 +26,7 @@ class MetricsTest {
 
   private CachedSite site() {
     site = sites.open()
+        .set("policies", "page: sessions=off")
         .handler("page", SiteServlets.page(), "/page/*")
         .handler("cookie", SiteServlets.cookie(), "/cookie/*")
         .with(ctx -> ctx.setAttribute(PageCacheMetrics.REGISTRY_ATTRIBUTE, registry));

@@ -228,6 +228,32 @@ class SafeByDefaultTest {
   }
 
   @Test
+  void theAdminEvidenceShowsWhySessionRequestsBypassNeverAValue() {
+    SiteServlets.Handler cart = SiteServlets.of((req, res, call) -> {
+      jakarta.servlet.http.HttpSession session = req.getSession(false);
+      res.setContentType("text/html");
+      res.getWriter().print("<p>" + (session == null ? null : session.getAttribute("cart")) + "</p>");
+    });
+    SiteServlets.Handler fill = SiteServlets.of((req, res, call) -> {
+      req.getSession(true).setAttribute("cart", java.util.List.of("secret-umbrella"));
+      res.getWriter().print("added");
+    });
+    site().set("admin.token", "evidence-token").set("policies", "fill: enabled=false")
+        .handler("cart", cart, "/cart")
+        .handler("fill", fill, "/fill")
+        .with(ctx -> JettyServer.servlet(ctx, "pagecache-admin", new PageCacheAdminServlet(), "/cache-admin/*"))
+        .start();
+    String session = site.get("/fill").headers().firstValue("Set-Cookie").orElseThrow().replaceAll(";.*$", "");
+    site.get("/cart", "Cookie", session); // built, not shared: the cart had a value
+    site.get("/cart", "Cookie", session); // bypassed: the session holds what the builds read
+    String json = Http.text(site.get("/cache-admin/api/stats", "Authorization", BEARER));
+    assertTrue(json.contains("\"sessionBypasses\":{\"attribute:cart\":2}"), json);
+    String page = Http.text(site.get("/cache-admin/", "Authorization", BEARER));
+    assertTrue(page.contains("session: <code>attribute:cart</code>"), page);
+    assertFalse(json.contains("secret") || page.contains("secret"), "no session value");
+  }
+
+  @Test
   void strictHeadersRefusesPagesThatReadAnUnkeyedHeaderAndHarmlessDeclaresOne() {
     SiteServlets.Handler.Body readsAgent = (req, res, call) -> {
       res.setContentType("text/html");

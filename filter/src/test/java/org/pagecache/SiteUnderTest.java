@@ -146,6 +146,7 @@ final class SiteUnderTest implements AutoCloseable {
   private java.util.function.UnaryOperator<Store> storeWrapper = java.util.function.UnaryOperator.identity();
   private final Map<String, String> params = new LinkedHashMap<>();
   private final Map<String, String[]> mappings = new LinkedHashMap<>();
+  private final List<jakarta.servlet.Filter> before = new ArrayList<>();
   private Clock clock = Clock.systemUTC();
   private Server server;
   private LocalConnector connector;
@@ -170,6 +171,12 @@ final class SiteUnderTest implements AutoCloseable {
   SiteUnderTest handler(String name, SiteServlets.Handler h, String... patterns) {
     handlers.add(name, h);
     mappings.put(name, patterns);
+    return this;
+  }
+
+  /** A filter ordered before PageCache's (a security filter, say), in the order added. */
+  SiteUnderTest before(jakarta.servlet.Filter f) {
+    before.add(f);
     return this;
   }
 
@@ -206,6 +213,7 @@ final class SiteUnderTest implements AutoCloseable {
     ServletContextHandler ctx = new ServletContextHandler(ServletContextHandler.SESSIONS);
     ctx.setContextPath("/");
     ctx.getServletHandler().setDecodeAmbiguousURIs(true);
+    before.forEach(f -> ctx.addFilter(new FilterHolder(f), "/*", EnumSet.of(DispatcherType.REQUEST)));
     ctx.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
     ctx.addEventListener(new ServletRequestListener() {
       @Override

@@ -6,6 +6,7 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collections;
@@ -25,7 +26,10 @@ import java.util.Set;
  *   <li>Accept-Encoding is hidden: the filter compresses, the handler writes identity.
  * </ul>
  * Starting async hands the response to the container first (see {@link CapturingResponse#passThrough()}).
- * Every header and cookie read is recorded in {@link #reads()}: what the page depends on.
+ * Every header and cookie read is recorded in {@link #reads()}: what the page depends on. While a
+ * page is built for sharing, what the handler uses of the session is recorded in
+ * {@link #sessionReads()}: the session it gets is a {@link WatchedSession}, and reading a CSRF token
+ * a security filter put in the request (it comes from the session) counts as a use.
  */
 public final class WatchedRequest extends HttpServletRequestWrapper {
   private static final Set<String> HIDDEN = Set.of("range", "if-range", "if-none-match",
@@ -39,6 +43,16 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   private volatile Runnable whenComplete;
   private volatile Runnable whenDispatched;
   private volatile boolean asyncCaptured;
+  private final SessionReads sessionReads = new SessionReads();
+
+  /**
+   * Request attributes through which a filter before PageCache hands the page a token kept in the
+   * session: Spring Security's CSRF token ({@code CsrfFilter} sets both names). The token object
+   * reads the session through the request it was given, past this wrapper, so the attribute read
+   * is the one that can be seen.
+   */
+  static final Set<String> SESSION_TOKEN_ATTRIBUTES = Set.of("_csrf",
+      "org.springframework.security.web.csrf.CsrfToken");
 
   private WatchedRequest(HttpServletRequest request, CapturingResponse capture, boolean shared,
       Map<String, String> conditions) {
@@ -73,6 +87,34 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   /** For a request that is only watched, not captured (a bypassed HEAD): it records what the handler reads. */
   public static WatchedRequest watching(HttpServletRequest request) {
     return new WatchedRequest(request, null, false, Map.of());
+  }
+
+  /** What the handler used of the session so far (recorded only while a page is built for sharing). */
+  public SessionReads sessionReads() {
+    return sessionReads;
+  }
+
+  @Override
+  public HttpSession getSession() {
+    return watched(super.getSession());
+  }
+
+  @Override
+  public HttpSession getSession(boolean create) {
+    return watched(super.getSession(create));
+  }
+
+  private HttpSession watched(HttpSession session) {
+    return shared && session != null ? new WatchedSession(session, sessionReads) : session;
+  }
+
+  @Override
+  public Object getAttribute(String name) {
+    Object value = super.getAttribute(name);
+    if (shared && value != null && SESSION_TOKEN_ATTRIBUTES.contains(name)) {
+      sessionReads.used("csrf-token");
+    }
+    return value;
   }
 
   /** The headers and cookies the handler has read so far. */

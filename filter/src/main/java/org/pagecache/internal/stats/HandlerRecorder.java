@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
@@ -157,6 +158,9 @@ public final class HandlerRecorder {
 
   private final Cache<String, LongAdder[]> cookieBypasses = evidence();
   private final Cache<String, LongAdder> unkeyedHeaders = evidence();
+  private final Cache<String, LongAdder> sessionBypasses = evidence();
+  /** Names the handler's code chose (not the request), so a bounded set is enough. */
+  private final Set<String> sessionAttributesRead = ConcurrentHashMap.newKeySet();
 
   private static <V> Cache<String, V> evidence() {
     return Caffeine.newBuilder().maximumSize(MAX_NAMES).executor(Runnable::run).build();
@@ -185,6 +189,39 @@ public final class HandlerRecorder {
     boolean first = unkeyedHeaders.asMap().putIfAbsent(name, new LongAdder()) == null;
     unkeyedHeaders.get(name, n -> new LongAdder()).increment();
     return first;
+  }
+
+  /**
+   * Remembers the session attributes a build asked for (names only): a later request whose session
+   * holds one of them bypasses, as its page would not be the shared one (docs/safety.md, "Sessions").
+   */
+  public void sessionAttributesRead(List<String> names) {
+    for (String name : names) {
+      if (sessionAttributesRead.size() >= MAX_NAMES) {
+        return;
+      }
+      sessionAttributesRead.add(name);
+    }
+  }
+
+  /** The session attributes this handler's builds asked for, found or not. */
+  public Set<String> sessionAttributesRead() {
+    return sessionAttributesRead;
+  }
+
+  /**
+   * Counts a request with a session that went past the cache, or a build not shared, and why:
+   * {@code user}, {@code sessions=off}, {@code attribute:cart}, {@code csrf-token},
+   * {@code value-of:NAME}... (names only, never values).
+   */
+  public void sessionBypass(String cause) {
+    sessionBypasses.get(cause, n -> new LongAdder()).increment();
+  }
+
+  /** Per cause: session requests that bypassed and builds that were not shared because of it. */
+  public Map<String, Long> sessionBypasses() {
+    sessionBypasses.cleanUp();
+    return sums(sessionBypasses.asMap());
   }
 
   /** Per cookie name: requests it made bypass, and how many of them the handler read a cookie in. */

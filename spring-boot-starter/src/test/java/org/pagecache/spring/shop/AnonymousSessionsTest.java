@@ -1,0 +1,179 @@
+package org.pagecache.spring.shop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.PageCache;
+import org.pagecache.testing.Http;
+import org.pagecache.testing.MemcachedExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Issue 21 on a Spring Security site with default settings (embedded Tomcat, real HTTP, real
+ * memcached): anonymous visitors with a session are served from the cache; a visitor's CSRF token
+ * and a member's greeting never reach another visitor; the hit ratios of visitors with and
+ * without a session, measured.
+ */
+@SpringBootTest(classes = ShopApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = "pagecache.namespace=shop-test")
+class AnonymousSessionsTest {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(1);
+
+  @DynamicPropertySource
+  static void memcached(DynamicPropertyRegistry registry) {
+    registry.add("pagecache.memcached.servers", memcached::servers);
+    registry.add("pagecache.memcached.op.timeout", () -> MemcachedExtension.TEST_OP_TIMEOUT.toMillis() + "ms");
+  }
+
+  @LocalServerPort
+  int port;
+
+  @Autowired
+  PageCache pageCache;
+
+  @Test
+  void anonymousVisitorsWithASessionAreServedFromTheCache() {
+    String ann = anonymousSession();
+    assertEquals("MISS", xCache(get("/news/hit-1")));
+    assertEquals("HIT", xCache(get("/news/hit-1", "Cookie", ann)));
+    assertEquals("MISS", xCache(get("/news/hit-2", "Cookie", ann)),
+        () -> "a visitor with a session builds the page: " + pageCache.stats("news").bypassesByReason()
+            + pageCache.stats("news").sessionBypasses());
+    assertEquals("HIT", xCache(get("/news/hit-2")), "which is shared");
+    assertEquals("HIT", xCache(get("/news/hit-2", "Cookie", anonymousSession())));
+  }
+
+  @Test
+  void theCsrfTokenOfOneVisitorIsNeverShownToAnother() {
+    String ann = anonymousSession();
+    String ben = anonymousSession();
+    int before = ShopApplication.CALLS.getOrDefault("newsletter", new java.util.concurrent.atomic.AtomicInteger()).get();
+
+    List<String> tokens = new ArrayList<>();
+    for (String visitor : new String[] {ann, ben, ann, ben}) {
+      HttpResponse<byte[]> r = get("/newsletter", "Cookie", visitor);
+      assertNotEquals("HIT", xCache(r));
+      tokens.add(token(Http.text(r)));
+    }
+    tokens.add(token(Http.text(get("/newsletter"))));
+    assertEquals(tokens.size(), tokens.stream().distinct().count(), "every page shows a token of its own: " + tokens);
+    assertEquals(before + 5, ShopApplication.CALLS.get("newsletter").get(), "no form page came from the cache");
+  }
+
+  @Test
+  void aMembersGreetingNeverReachesAnotherVisitor() {
+    String alice = signIn("alice", "alice-pw");
+    HttpResponse<byte[]> hers = get("/greeting", "Cookie", alice);
+    assertTrue(Http.text(hers).contains("Hello, alice"), Http.text(hers));
+    assertEquals("BYPASS", xCache(hers));
+    assertEquals("BYPASS", xCache(get("/greeting", "Cookie", alice)));
+
+    for (String visitor : new String[] {null, anonymousSession(), null}) {
+      HttpResponse<byte[]> r = visitor == null ? get("/greeting") : get("/greeting", "Cookie", visitor);
+      assertFalse(Http.text(r).contains("alice"), Http.text(r));
+      assertTrue(Http.text(r).contains("Sign in"));
+    }
+    assertTrue(pageCache.stats("greeting").sessionBypasses().get("user") >= 2);
+  }
+
+  /**
+   * 100 visitors, 40 of whom first met the login page (a saved request in their session) or the
+   * newsletter form (a CSRF token in it), each reading 6 of 30 news pages in a seeded random order.
+   */
+  @Test
+  void visitorsWithASessionHitAtLeastFourFifthsAsOftenAsThoseWithout() {
+    Random random = new Random(21);
+    List<String> visitors = new ArrayList<>();
+    for (int v = 0; v < 100; v++) {
+      visitors.add(v % 5 < 2 ? (v % 2 == 0 ? anonymousSession() : newsletterSession()) : null);
+    }
+    long[] hits = new long[2];
+    long[] requests = new long[2];
+    for (int round = 0; round < 6; round++) {
+      for (String visitor : visitors) {
+        String path = "/news/ratio-" + random.nextInt(30);
+        HttpResponse<byte[]> r = visitor == null ? get(path) : get(path, "Cookie", visitor);
+        int group = visitor == null ? 0 : 1;
+        requests[group]++;
+        if ("HIT".equals(xCache(r))) {
+          hits[group]++;
+        }
+      }
+    }
+    double without = (double) hits[0] / requests[0];
+    double with = (double) hits[1] / requests[1];
+    System.out.printf("pagecache issue 21: hit ratio without a session %.3f (%d/%d), with an anonymous session %.3f"
+        + " (%d/%d), ratio %.3f%n", without, hits[0], requests[0], with, hits[1], requests[1], with / without);
+    assertTrue(with >= 0.8 * without, "with a session " + with + ", without " + without);
+  }
+
+  /** A visitor sent to the login form by a protected page: Spring Security saved the request in a new session. */
+  private String anonymousSession() {
+    HttpResponse<byte[]> r = get("/account");
+    assertEquals(302, r.statusCode());
+    return sessionCookie(r);
+  }
+
+  /** A visitor who saw the newsletter form: the CSRF token went into a new session. */
+  private String newsletterSession() {
+    return sessionCookie(get("/newsletter"));
+  }
+
+  private String signIn(String user, String password) {
+    HttpResponse<byte[]> form = get("/login");
+    String session = sessionCookie(form);
+    String body = "username=" + user + "&password=" + password + "&_csrf="
+        + URLEncoder.encode(token(Http.text(form)), StandardCharsets.UTF_8);
+    HttpResponse<byte[]> signedIn = Http.post(uri("/login"), body, "Cookie", session,
+        "Content-Type", "application/x-www-form-urlencoded");
+    assertEquals(302, signedIn.statusCode());
+    assertFalse(signedIn.headers().firstValue("Location").orElse("").contains("error"), "signed in");
+    return sessionCookie(signedIn);
+  }
+
+  private static String sessionCookie(HttpResponse<byte[]> r) {
+    for (String c : r.headers().allValues("Set-Cookie")) {
+      Matcher m = Pattern.compile("^(JSESSIONID=[^;]+)").matcher(c);
+      if (m.find()) {
+        return m.group(1);
+      }
+    }
+    throw new AssertionError("no session cookie in " + r.headers().map());
+  }
+
+  private static String token(String html) {
+    Matcher m = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"").matcher(html);
+    assertTrue(m.find(), html);
+    return m.group(1);
+  }
+
+  private HttpResponse<byte[]> get(String path, String... headers) {
+    return Http.get(uri(path), headers);
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + port + path);
+  }
+
+  private static String xCache(HttpResponse<byte[]> res) {
+    return res.headers().firstValue("X-Cache").orElse("(none)");
+  }
+}
