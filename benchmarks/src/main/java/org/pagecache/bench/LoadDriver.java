@@ -115,6 +115,35 @@ final class LoadDriver {
     }
   }
 
+  /**
+   * As {@link #run}, with {@code event} (when not null) run on a thread of its own {@code eventAt}
+   * after the load starts (a node stopped, killed or started again) and waited for at the end.
+   */
+  Result runWithEvent(String name, int concurrency, long maxRequests, Duration maxTime, Supplier<URI> target,
+      Duration eventAt, Runnable event) {
+    Thread eventThread = null;
+    if (event != null) {
+      eventThread = new Thread(() -> {
+        try {
+          Thread.sleep(eventAt.toMillis()); // the event's place in the phase, not a synchronisation
+        } catch (InterruptedException e) {
+          return;
+        }
+        event.run();
+      }, "event-" + name);
+      eventThread.start();
+    }
+    Result r = run(name, concurrency, maxRequests, maxTime, target);
+    if (eventThread != null) {
+      try {
+        eventThread.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return r;
+  }
+
   /** Runs {@code concurrency} clients until {@code maxRequests} answers or {@code maxTime}. */
   Result run(String name, int concurrency, long maxRequests, Duration maxTime, Supplier<URI> target) {
     AtomicLong budget = new AtomicLong(maxRequests);

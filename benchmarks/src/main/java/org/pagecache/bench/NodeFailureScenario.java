@@ -75,23 +75,8 @@ final class NodeFailureScenario {
 
   private Phase phase(BenchSite site, LoadDriver driver, String name, Duration length, Runnable event) {
     long calls = site.cachedBackend.calls.get();
-    Thread eventThread = null;
-    if (event != null) {
-      eventThread = new Thread(() -> {
-        sleep(1000); // the event's place in the phase, not a synchronisation
-        event.run();
-      }, "node-event");
-      eventThread.start();
-    }
-    LoadDriver.Result r = driver.run(name, settings.concurrency(), settings.maxRequests(), length,
-        () -> site.uri("cached", zipf.next()));
-    if (eventThread != null) {
-      try {
-        eventThread.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    LoadDriver.Result r = driver.runWithEvent(name, settings.concurrency(), settings.maxRequests(), length,
+        () -> site.uri("cached", zipf.next()), Duration.ofSeconds(1), event);
     return new Phase(name, site.cachedBackend.calls.get() - calls, r);
   }
 
@@ -114,13 +99,5 @@ final class NodeFailureScenario {
           num(r.millis(0.99), 2), ThroughputScenario.labels(r), r.errors() + r.serverErrors());
     }
     return t.toString();
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

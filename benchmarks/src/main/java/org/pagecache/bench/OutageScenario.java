@@ -88,23 +88,8 @@ final class OutageScenario {
 
   private Phase phase(BenchSite site, LoadDriver driver, String name, Duration length, Runnable event) {
     long calls = site.cachedBackend.calls.get();
-    Thread eventThread = null;
-    if (event != null) {
-      eventThread = new Thread(() -> {
-        sleep(EVENT_AT.toMillis()); // the event's place in the phase, not a synchronisation
-        event.run();
-      }, "outage-event");
-      eventThread.start();
-    }
-    LoadDriver.Result r = driver.run(name, settings.concurrency(), settings.maxRequests(), length,
-        () -> site.uri("cached", zipf.next()));
-    if (eventThread != null) {
-      try {
-        eventThread.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    LoadDriver.Result r = driver.runWithEvent(name, settings.concurrency(), settings.maxRequests(), length,
+        () -> site.uri("cached", zipf.next()), EVENT_AT, event);
     return new Phase(name, site.cachedBackend.calls.get() - calls, r);
   }
 
