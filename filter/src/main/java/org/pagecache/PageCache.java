@@ -60,6 +60,13 @@ public final class PageCache implements AutoCloseable {
    * in number: it keys pages, tokens and metrics.
    */
   public static final String HANDLER_ATTRIBUTE = "org.pagecache.handler";
+  /**
+   * Request attribute (any value) a handler sets on a successful write (POST, PUT, DELETE...) that
+   * changes no page, before its response starts: the cache then does not evict the write's URL and
+   * {@code Location} (docs/freshness.md, "Writes invalidate"), nor send that eviction to the other
+   * clusters. The admin servlet sets it on its own actions; an analytics beacon may too.
+   */
+  public static final String CHANGES_NO_PAGE_ATTRIBUTE = "org.pagecache.changesNoPage";
   static final String TAGS_ATTRIBUTE = "org.pagecache.tags";
   static final String VIEWS_ATTRIBUTE = "org.pagecache.views";
   static final int MAX_TAGS = 64;

@@ -16,7 +16,8 @@ import org.pagecache.store.StoreException;
  * Any other method than GET and HEAD runs uncached; when it succeeds, the pages it changed (its
  * URL and the same-host {@code Location} / {@code Content-Location} it answered with, RFC 9111 4.4)
  * are evicted before its answer starts, so the client cannot ask for them again first, unless the
- * handler's policy says {@code invalidate=off}. See {@link InvalidationTargets}.
+ * handler's policy says {@code invalidate=off} or the handler set
+ * {@link PageCache#CHANGES_NO_PAGE_ATTRIBUTE}. See {@link InvalidationTargets}.
  */
 final class Writes {
   private final Engine engine;
@@ -34,6 +35,9 @@ final class Writes {
       return;
     }
     ResponseStartWatch watched = new ResponseStartWatch(res, (status, location, contentLocation) -> {
+      if (req.getAttribute(PageCache.CHANGES_NO_PAGE_ATTRIBUTE) != null) {
+        return; // the handler says its write changed no page
+      }
       try {
         String query = req.getQueryString();
         URI target = URI.create(req.getRequestURL() + (query == null ? "" : "?" + query));

@@ -11,7 +11,8 @@ import org.pagecache.testing.MemcachedExtension;
  * Specification, on both stores: a successful write to a URL (any unsafe method answered 2xx or
  * 3xx) rebuilds the next GET of it, and of the same-host Location and Content-Location it answered
  * with (RFC 9111 4.4): a comment posted to {@code /article/36} rebuilds {@code /article/36}. A
- * failed write changes nothing; {@code invalidate=off} turns it off.
+ * failed write changes nothing; {@code invalidate=off} turns it off, and a handler says a write
+ * changed no page with {@link PageCache#CHANGES_NO_PAGE_ATTRIBUTE}.
  */
 class InvalidationSpec {
   @RegisterExtension
@@ -75,6 +76,17 @@ class InvalidationSpec {
     SiteUnderTest site = site(backend, "page: invalidate=off", (req, res, call) -> res.setStatus(204));
     site.get("/page/a");
     site.send("POST", "/page/a");
+    assertEquals("HIT", site.get("/page/a").xcache());
+  }
+
+  @BothStores
+  void aWriteThatSaysItChangesNoPageKeepsThePage(Backend backend) {
+    SiteUnderTest site = site(backend, "", (req, res, call) -> {
+      req.setAttribute(PageCache.CHANGES_NO_PAGE_ATTRIBUTE, Boolean.TRUE);
+      res.setStatus(204);
+    });
+    site.get("/page/a");
+    assertEquals(204, site.send("POST", "/page/a").status());
     assertEquals("HIT", site.get("/page/a").xcache());
   }
 }

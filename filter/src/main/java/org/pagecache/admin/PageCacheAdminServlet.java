@@ -40,6 +40,7 @@ public class PageCacheAdminServlet extends HttpServlet {
   /** Every method goes to the endpoint, which answers 405 with an Allow header itself. */
   @Override
   protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
+    req.setAttribute(PageCache.CHANGES_NO_PAGE_ATTRIBUTE, Boolean.TRUE); // its POSTs are cache actions, not content
     endpoint.handle(PageCache.from(getServletContext()), req, res);
   }
 }
