@@ -15,8 +15,8 @@ import org.pagecache.internal.stats.HandlerRecorder;
  * session, or whose body shows a session value, goes to its visitor only. Every session bypass and
  * every build not shared is counted per handler with its cause (names only): the evidence.
  *
- * <p>Costs on the hit path: the principal and, once a handler's builds read session attributes,
- * one look into the container's session (in memory); never a memcached round trip.
+ * <p>Costs on the hit path: the principal and one look into the container's session (which also
+ * keeps it alive, as the handler would have); never a memcached round trip.
  */
 final class AnonymousSessions {
   /** The Cache-Status detail of every session bypass (a stable contract); the cause goes to the evidence. */
@@ -45,12 +45,11 @@ final class AnonymousSessions {
     if ((req.getUserPrincipal() != null || req.getRemoteUser() != null) && !policy.allowAuthorized()) {
       return "user";
     }
-    if (readByBuilds.isEmpty()) {
-      return null;
-    }
+    // Asked for even when no attribute matters: a page served from the cache must keep the visitor's
+    // session alive as the handler would have (Tomcat updates its last access only when it is asked for).
     HttpSession session = req.getSession(false);
-    if (session == null) {
-      return null; // an expired id: the page is everyone's
+    if (session == null || readByBuilds.isEmpty()) {
+      return null; // no session (an expired id), or nothing in it the builds read: the page is everyone's
     }
     try {
       for (String name : readByBuilds) {
