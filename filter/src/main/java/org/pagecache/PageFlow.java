@@ -112,6 +112,21 @@ final class PageFlow {
     }
   }
 
+  /**
+   * An ASYNC dispatch: continues the build its request started (found through a request attribute)
+   * instead of being a new request; any other goes straight to the handler, as it did the first time.
+   */
+  void asyncDispatch(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    rebuild.asyncDispatchSeen();
+    if (req.getAttribute(AsyncBuild.ATTRIBUTE) instanceof AsyncBuild build) {
+      req.removeAttribute(AsyncBuild.ATTRIBUTE);
+      build.resume(req, res, chain);
+    } else {
+      chain.doFilter(req, res);
+    }
+  }
+
   private static final RequestParts NO_PARTS = new RequestParts(null, List.of(), List.of());
 
   /**

@@ -327,7 +327,12 @@ final class BufferingResponse extends HttpServletResponseWrapper {
 
   /** A writer over the capture stream in the response's charset, which it fixes (spec). */
   @Override
-  public PrintWriter getWriter() throws UnsupportedEncodingException {
+  public PrintWriter getWriter() throws IOException {
+    if (writer == null && handedOver && !streamUsed) {
+      // The container's own writer: it is flushed when the response ends (an ASYNC dispatch
+      // writing through a handed-over capture would otherwise leave its last bytes in ours).
+      writer = real.getWriter();
+    }
     if (writer == null) {
       if (streamUsed) {
         throw new IllegalStateException("getOutputStream() has already been called for this response");
