@@ -79,6 +79,7 @@ final class AsyncBuild implements AsyncCapture {
   @Override
   public boolean dispatching() {
     if (dispatchesSeen.getAsBoolean()) {
+      shared.pauseWatching(true); // until the dispatch reaches the filter
       p.req().setAttribute(ATTRIBUTE, this);
       return true;
     }
@@ -108,6 +109,7 @@ final class AsyncBuild implements AsyncCapture {
     // Handlers that started async with the wrappers they got are dispatched those wrappers back.
     ServletRequest request = wraps(req, shared) ? req : shared.continuing(req);
     ServletResponse response = wraps(res, capture) ? res : capture;
+    shared.pauseWatching(false);
     int before = starts.get();
     try {
       chain.doFilter(request, response);

@@ -233,6 +233,15 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     this.async = build;
   }
 
+  /**
+   * Stops (or starts again) recording reads: from an async dispatch until the filter sees it, the
+   * filters before PageCache's read the request through this one, and their reads are not the page's.
+   */
+  public void pauseWatching(boolean paused) {
+    reads.pause(paused);
+    sessionReads.pause(paused);
+  }
+
   /** True when the handler went async with its response still captured: the build ends at its complete(). */
   public boolean asyncCaptured() {
     return asyncCaptured;
