@@ -11,6 +11,7 @@ import org.pagecache.internal.capture.CapturedResponse;
 import org.pagecache.internal.capture.CapturingResponse;
 import org.pagecache.internal.capture.Freshening;
 import org.pagecache.internal.capture.HeaderReads;
+import org.pagecache.internal.capture.StaleWindows;
 import org.pagecache.internal.capture.WatchedRequest;
 import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.freshness.HitForMiss;
@@ -180,7 +181,8 @@ final class Rebuild {
       c = capture.finish();
       p.stats().built(System.nanoTime() - startNanos);
     } catch (IOException | ServletException | RuntimeException e) {
-      if (stale != null && !capture.isPassThrough() && !p.res().isCommitted()) {
+      if (stale != null && !capture.isPassThrough() && !p.res().isCommitted()
+          && StaleWindows.onError(stale, null, p.policy().honorCacheControl(), engine.clock.millis())) {
         log.warn("pagecache: build of a {} page failed ({}); serving the stale copy", p.handler(), e.toString());
         p.res().reset();
         return Built.serving(stale, CacheStatus.staleIfError(null));
@@ -210,7 +212,12 @@ final class Rebuild {
         return Built.SENT;
       }
       case STALE_IF_ERROR -> {
-        return Built.serving(stale, CacheStatus.staleIfError(c.status()));
+        if (StaleWindows.onError(stale, c.status(), p.policy().honorCacheControl(), engine.clock.millis())) {
+          return Built.serving(stale, CacheStatus.staleIfError(c.status()));
+        }
+        // Honor mode: past its stale-if-error, or a status a stale copy does not stand in for.
+        p.stats().bypass("error");
+        return Built.replaying(c, CacheStatus.refused("error"));
       }
       case REFUSE -> {
         if (d.rememberRefusal()) {
