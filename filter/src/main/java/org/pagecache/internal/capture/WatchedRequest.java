@@ -25,7 +25,8 @@ import java.util.Set;
  *       rather than a 304 or a 206 that could not be served to others;
  *   <li>Accept-Encoding is hidden: the filter compresses, the handler writes identity.
  * </ul>
- * Starting async hands the response to the container first (see {@link CapturingResponse#passThrough()}).
+ * Starting async keeps capturing when the build asked for it ({@link #captureAsync}), else hands the
+ * response to the container first (see {@link CapturingResponse#passThrough()}).
  * Every header and cookie read is recorded in {@link #reads()}: what the page depends on. While a
  * page is built for sharing, what the handler uses of the session is recorded in
  * {@link #sessionReads()}: the session it gets is a {@link WatchedSession}, and reading a CSRF token
