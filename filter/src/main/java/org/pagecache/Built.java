@@ -19,4 +19,7 @@ record Built(StoredPage page, CapturedResponse replay, CacheStatus status, Excep
   }
 
   static final Built SENT = new Built(null, null, null, null);
+
+  /** The handler went async: the build goes on, and is answered when it ends (see {@link AsyncBuild}). */
+  static final Built CONTINUES = new Built(null, null, null, null);
 }

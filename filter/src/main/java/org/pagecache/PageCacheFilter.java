@@ -1,5 +1,6 @@
 package org.pagecache;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -25,12 +26,20 @@ import org.pagecache.counters.Counters;
  *   <filter-class>org.pagecache.PageCacheFilter</filter-class>
  *   <init-param><param-name>memcached.servers</param-name><param-value>127.0.0.1:11211</param-value></init-param>
  *   <init-param><param-name>policies</param-name><param-value>article: ttl=5m, grace=10m</param-value></init-param>
+ *   <async-supported>true</async-supported>
  * </filter>
- * <filter-mapping><filter-name>pagecache</filter-name><url-pattern>/*</url-pattern></filter-mapping>
+ * <filter-mapping>
+ *   <filter-name>pagecache</filter-name><url-pattern>/*</url-pattern>
+ *   <dispatcher>REQUEST</dispatcher><dispatcher>ASYNC</dispatcher>
+ * </filter-mapping>
  * }</pre>
- * In code: {@code context.addFilter(new FilterHolder(new PageCacheFilter(config)), "/*", null)}.
+ * In code: {@code context.addFilter(new FilterHolder(new PageCacheFilter(config)), "/*",
+ * EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC))}.
  *
  * <p>Runs once per request: a forward or include that passes the filter again is not captured twice.
+ * An ASYNC dispatch continues the build of the request that asked for it, so async responses that
+ * end in a dispatch (Spring MVC's {@code Callable}, {@code DeferredResult}) are cached; without the
+ * ASYNC mapping they go out uncached.
  * It publishes its {@link PageCache} in the ServletContext for the admin and counters servlets.
  */
 public class PageCacheFilter implements Filter {
@@ -96,6 +105,11 @@ public class PageCacheFilter implements Filter {
   @Override
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
       throws IOException, ServletException {
+    if (request instanceof HttpServletRequest req && response instanceof HttpServletResponse res
+        && request.getDispatcherType() == DispatcherType.ASYNC) {
+      flow.asyncDispatch(req, res, chain);
+      return;
+    }
     if (!(request instanceof HttpServletRequest req) || !(response instanceof HttpServletResponse res)
         || request.getAttribute(FILTERED) != null) {
       chain.doFilter(request, response);

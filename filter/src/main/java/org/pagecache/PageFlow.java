@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;
 import org.pagecache.internal.capture.CacheStatus;
+import org.pagecache.internal.capture.StaleWindows;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.stats.HandlerRecorder;
@@ -104,11 +105,28 @@ final class PageFlow {
           rebuild.buildUnderLock(p, found, page, lease);
         } else if (found.decision().early()) {
           responder.serve(p, page, Event.HIT, CacheStatus.hit(responder.ttlLeft(page)));
-        } else {
+        } else if (StaleWindows.whileRevalidating(page, policy.honorCacheControl(), engine.clock.millis())) {
           responder.serve(p, page, Event.STALE, CacheStatus.stale(responder.ttlLeft(page), found.decision().reason()));
+        } else {
+          waiting.absent(p, found); // past its stale-while-revalidate: wait for the rebuild, as for a missing page
         }
       }
       case ABSENT -> waiting.absent(p, found);
+    }
+  }
+
+  /**
+   * An ASYNC dispatch: continues the build its request started (found through a request attribute)
+   * instead of being a new request; any other goes straight to the handler, as it did the first time.
+   */
+  void asyncDispatch(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    rebuild.asyncDispatchSeen();
+    if (req.getAttribute(AsyncBuild.ATTRIBUTE) instanceof AsyncBuild build) {
+      req.removeAttribute(AsyncBuild.ATTRIBUTE);
+      build.resume(req, res, chain);
+    } else {
+      chain.doFilter(req, res);
     }
   }
 

@@ -11,6 +11,7 @@ import org.pagecache.internal.capture.CapturedResponse;
 import org.pagecache.internal.capture.CapturingResponse;
 import org.pagecache.internal.capture.Freshening;
 import org.pagecache.internal.capture.HeaderReads;
+import org.pagecache.internal.capture.StaleWindows;
 import org.pagecache.internal.capture.WatchedRequest;
 import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.freshness.HitForMiss;
@@ -34,12 +35,19 @@ final class Rebuild {
   private final Lookup lookup;
   private final Responder responder;
   private final PageWriter writer;
+  /** Set once an ASYNC dispatch has passed the filter: from then on a dispatch continues its build. */
+  private volatile boolean asyncDispatchesSeen;
 
   Rebuild(Engine engine, Lookup lookup, Responder responder, PageWriter writer) {
     this.engine = engine;
     this.lookup = lookup;
     this.responder = responder;
     this.writer = writer;
+  }
+
+  /** The filter saw an ASYNC dispatch: it is mapped for them, and builds that dispatch can go on in theirs. */
+  void asyncDispatchSeen() {
+    asyncDispatchesSeen = true;
   }
 
   /** The rebuild lock of one page, held by this request and given back in {@link #buildUnderLock}. */
@@ -97,7 +105,7 @@ final class Rebuild {
    * ended (even an Error), then answers.
    */
   void buildUnderLock(PageRequest p, Found found, StoredPage stale, Lease lease) throws IOException, ServletException {
-    Built built;
+    Built built = null;
     try {
       Found again;
       try {
@@ -112,10 +120,12 @@ final class Rebuild {
         Found target = again.key().equals(found.key()) && again.token() > found.token()
             ? found.withToken(again.token())
             : found;
-        built = build(p, target, stale);
+        built = build(p, target, stale, lease);
       }
     } finally {
-      release(p, lease);
+      if (built != Built.CONTINUES) {
+        release(p, lease); // an async build gives it back itself, when it ends (AsyncBuild)
+      }
     }
     responder.answer(p, built);
   }
@@ -135,6 +145,11 @@ final class Rebuild {
    * the page, refuse it, or fall back to the stale copy. Writes to memcached; sends nothing.
    */
   Built build(PageRequest p, Found found, StoredPage stale) {
+    return build(p, found, stale, null);
+  }
+
+  /** As {@link #build(PageRequest, Found, StoredPage)}, under {@code lease}: an async build ends with it. */
+  private Built build(PageRequest p, Found found, StoredPage stale, Lease lease) {
     long start = engine.clock.millis();
     long startNanos = System.nanoTime(); // build time for metrics: a monotonic clock, not the TTL clock
     CapturingResponse capture = responder.newCapture(p);
@@ -144,31 +159,30 @@ final class Rebuild {
     Map<String, String> conditions = Freshening.conditions(found.page());
     WatchedRequest shared = conditions.isEmpty() ? WatchedRequest.forSharing(p.req(), capture)
         : WatchedRequest.forRevalidation(p.req(), capture, conditions);
-    // A handler that completes its response asynchronously is still captured: the build ends when it completes.
-    shared.captureAsync(() -> {
-      try {
-        CapturedResponse async = capture.finish();
-        p.stats().built(System.nanoTime() - startNanos);
-        responder.answer(p, decide(p, found, stale, async, shared, conditions, start));
-      } catch (IOException | ServletException | RuntimeException e) {
-        log.warn("pagecache: async build of a {} page failed to be answered ({})", p.handler(), e.toString());
-      }
-    });
-    // One that dispatches goes out uncached, and will next time too: nobody should wait on its lock.
-    shared.onAsyncDispatch(() -> {
-      writer.rememberRefusal(p, found, "async", start);
-      p.stats().bypass("async");
-    });
+    // A handler that goes async is still captured: the build ends when it completes, or when the
+    // ASYNC dispatch it asks for ends; one the filter cannot see goes out uncached (hit-for-miss).
+    shared.captureAsync(new AsyncBuild(p, capture, shared, responder, () -> asyncDispatchesSeen,
+        c -> decide(p, found, stale, c, shared, conditions, start),
+        () -> {
+          writer.rememberRefusal(p, found, "async-dispatch", start);
+          p.stats().bypass("async-dispatch");
+        },
+        () -> {
+          if (lease != null) {
+            release(p, lease);
+          }
+        }));
     CapturedResponse c;
     try {
       p.chain().doFilter(shared, capture);
       if (shared.asyncCaptured()) {
-        return Built.SENT; // answered when the handler completes its async context
+        return Built.CONTINUES; // answered, and its lock given back, when the async build ends
       }
       c = capture.finish();
       p.stats().built(System.nanoTime() - startNanos);
     } catch (IOException | ServletException | RuntimeException e) {
-      if (stale != null && !capture.isPassThrough() && !p.res().isCommitted()) {
+      if (stale != null && !capture.isPassThrough() && !p.res().isCommitted()
+          && StaleWindows.onError(stale, null, p.policy().honorCacheControl(), engine.clock.millis())) {
         log.warn("pagecache: build of a {} page failed ({}); serving the stale copy", p.handler(), e.toString());
         p.res().reset();
         return Built.serving(stale, CacheStatus.staleIfError(null));
@@ -198,7 +212,12 @@ final class Rebuild {
         return Built.SENT;
       }
       case STALE_IF_ERROR -> {
-        return Built.serving(stale, CacheStatus.staleIfError(c.status()));
+        if (StaleWindows.onError(stale, c.status(), p.policy().honorCacheControl(), engine.clock.millis())) {
+          return Built.serving(stale, CacheStatus.staleIfError(c.status()));
+        }
+        // Honor mode: past its stale-if-error, or a status a stale copy does not stand in for.
+        p.stats().bypass("error");
+        return Built.replaying(c, CacheStatus.refused("error"));
       }
       case REFUSE -> {
         if (d.rememberRefusal()) {

@@ -68,6 +68,7 @@ final class CachedSite implements AutoCloseable {
   private Store store;
   private org.pagecache.counters.CountSource source;
   private boolean forwardDispatch;
+  private boolean requestOnly;
   private final List<Consumer<ServletContextHandler>> extras = new ArrayList<>();
   JettyServer jetty;
   PageCache cache;
@@ -104,6 +105,12 @@ final class CachedSite implements AutoCloseable {
     return this;
   }
 
+  /** Maps the filter for REQUEST dispatches only (not ASYNC), as an application may. */
+  CachedSite requestDispatchesOnly() {
+    this.requestOnly = true;
+    return this;
+  }
+
   CachedSite alsoOnForward() {
     this.forwardDispatch = true;
     return this;
@@ -128,8 +135,8 @@ final class CachedSite implements AutoCloseable {
     jetty = JettyServer.start(ctx -> {
       FilterHolder holder = new FilterHolder(filter);
       ctx.addFilter(holder, "/*", forwardDispatch
-          ? EnumSet.of(DispatcherType.REQUEST, DispatcherType.FORWARD, DispatcherType.INCLUDE)
-          : EnumSet.of(DispatcherType.REQUEST));
+          ? EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC, DispatcherType.FORWARD, DispatcherType.INCLUDE)
+          : requestOnly ? EnumSet.of(DispatcherType.REQUEST) : EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
       handlers.forEach(e -> JettyServer.servlet(ctx, e.getKey(), e.getValue(), mappings.get(e.getKey())));
       extras.forEach(setup -> setup.accept(ctx));
     });

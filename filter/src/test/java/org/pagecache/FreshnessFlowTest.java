@@ -256,6 +256,53 @@ class FreshnessFlowTest {
   }
 
   @Test
+  void anAsyncRebuildHoldsTheLockUntilItsDispatchEnds() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean hold = new java.util.concurrent.atomic.AtomicBoolean();
+    CountDownLatch dispatched = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    site().handler("later", SiteServlets.of((req, res, call) -> {
+      if (req.getDispatcherType() != jakarta.servlet.DispatcherType.ASYNC) {
+        jakarta.servlet.AsyncContext ctx = req.startAsync();
+        ctx.start(ctx::dispatch);
+        return;
+      }
+      // Runs after the first pass has returned through the filter: the build is not over yet.
+      if (hold.get()) {
+        dispatched.countDown();
+        try {
+          assertTrue(release.await(30, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+      res.setContentType("text/plain");
+      res.getWriter().print("later " + call);
+    }), "/later").start();
+    site.context().getServletHandler().getServlet("later").setAsyncSupported(true);
+    site.get("/later"); // the first ASYNC dispatch seen: uncached, and the filter knows it sees them
+    assertEquals("MISS", xcache(site.get("/later")));
+    clock.advance(Duration.ofSeconds(61));
+    hold.set(true);
+    String lock = site.cache.engine.lock.key(site.pageKey("later", "/later", null));
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<HttpResponse<byte[]>> rebuild = pool.submit(() -> site.get("/later"));
+      assertTrue(dispatched.await(30, TimeUnit.SECONDS));
+      assertNotNull(memcached.text(0).getBytes(lock), "the lock is held while the dispatch builds");
+      HttpResponse<byte[]> meanwhile = site.get("/later");
+      assertEquals("STALE", xcache(meanwhile), "not a second build");
+      release.countDown();
+      HttpResponse<byte[]> rebuilt = rebuild.get(30, TimeUnit.SECONDS);
+      assertEquals("MISS", xcache(rebuilt));
+      assertNull(memcached.text(0).getBytes(lock), "given back when the build ended");
+      assertEquals(Http.text(rebuilt), Http.text(site.get("/later")));
+    } finally {
+      release.countDown();
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void aBuildAnswering5xxKeepsTheOldPageToo() {
     SiteServlets.Handler h = SiteServlets.page();
     site().handler("flaky", h, "/flaky").start();

@@ -214,7 +214,7 @@ final class SiteUnderTest implements AutoCloseable {
     ctx.setContextPath("/");
     ctx.getServletHandler().setDecodeAmbiguousURIs(true);
     before.forEach(f -> ctx.addFilter(new FilterHolder(f), "/*", EnumSet.of(DispatcherType.REQUEST)));
-    ctx.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
+    ctx.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
     ctx.addEventListener(new ServletRequestListener() {
       @Override
       public void requestDestroyed(ServletRequestEvent event) {

@@ -36,7 +36,7 @@ public final class ExampleServer implements AutoCloseable {
     connector.setPort(0);
     server.addConnector(connector);
     context.setContextPath("/");
-    context.addFilter(new FilterHolder(new PageCacheFilter(config)), "/*", EnumSet.of(DispatcherType.REQUEST));
+    context.addFilter(new FilterHolder(new PageCacheFilter(config)), "/*", EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
     server.setHandler(context);
   }
 

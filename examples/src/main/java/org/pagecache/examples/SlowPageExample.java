@@ -52,7 +52,7 @@ public final class SlowPageExample {
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
-    context.addFilter(new FilterHolder(new PageCacheFilter(config)), "/*", EnumSet.of(DispatcherType.REQUEST));
+    context.addFilter(new FilterHolder(new PageCacheFilter(config)), "/*", EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
     context.addServlet(new ServletHolder("slow", slow), "/slow"); // servlet name = handler name
     server.setHandler(context);
     server.start();

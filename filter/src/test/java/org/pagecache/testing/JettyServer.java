@@ -85,10 +85,10 @@ public final class JettyServer implements AutoCloseable {
     return new JettyServer(server, context, connector.getLocalPort());
   }
 
-  /** Registers a filter for REQUEST dispatches on every path. */
+  /** Registers a filter for REQUEST and ASYNC dispatches on every path. */
   public static FilterHolder filter(ServletContextHandler ctx, Filter filter) {
     FilterHolder holder = new FilterHolder(filter);
-    ctx.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));
+    ctx.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
     return holder;
   }
 

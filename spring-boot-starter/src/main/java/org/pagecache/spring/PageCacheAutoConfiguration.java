@@ -116,7 +116,7 @@ public class PageCacheAutoConfiguration {
         new SpringPageCacheFilter(cache, handlers.getIfAvailable(() -> null)));
     reg.setName("pagecache");
     reg.addUrlPatterns("/*");
-    reg.setDispatcherTypes(DispatcherType.REQUEST);
+    reg.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC); // an ASYNC dispatch continues its build
     reg.setAsyncSupported(true);
     int security = env.getProperty("spring.security.filter.order", Integer.class, SECURITY_DEFAULT_FILTER_ORDER);
     reg.setOrder(env.getProperty("pagecache.filter.order", Integer.class, security + 10));

@@ -64,6 +64,8 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(4096);
   private final CaptureStream stream = new CaptureStream();
   private PrintWriter writer;
+  /** The writer is the container's (taken after the hand-over): its characters are the container's to flush. */
+  private boolean writerIsContainers;
   private boolean streamUsed;
   private volatile boolean handedOver;
   private boolean draining;
@@ -327,7 +329,13 @@ final class BufferingResponse extends HttpServletResponseWrapper {
 
   /** A writer over the capture stream in the response's charset, which it fixes (spec). */
   @Override
-  public PrintWriter getWriter() throws UnsupportedEncodingException {
+  public PrintWriter getWriter() throws IOException {
+    if (writer == null && handedOver && !streamUsed) {
+      // The container's own writer: it is flushed when the response ends (an ASYNC dispatch
+      // writing through a handed-over capture would otherwise leave its last bytes in ours).
+      writer = real.getWriter();
+      writerIsContainers = true;
+    }
     if (writer == null) {
       if (streamUsed) {
         throw new IllegalStateException("getOutputStream() has already been called for this response");
@@ -403,7 +411,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
    * commit it.
    */
   void drain() {
-    if (writer == null) {
+    if (writer == null || writerIsContainers) {
       return;
     }
     draining = true;

@@ -1,6 +1,7 @@
 package org.pagecache.internal.capture;
 
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
@@ -10,13 +11,14 @@ import jakarta.servlet.ServletResponse;
 /**
  * The async context a handler gets while its page is being built: the response keeps being
  * captured after the filter has returned, and {@link #complete()} first hands the finished capture
- * to the cache (which stores and sends it), then completes the real context. A {@code dispatch}
- * cannot be captured (the container writes the dispatched response itself): the capture is handed
- * to the client first and the response goes through uncached, as before.
+ * to the cache (which stores and sends it), then completes the real context. At a {@code dispatch}
+ * the build goes on in the ASYNC dispatch when the filter sees those (it finds the build through a
+ * request attribute and finishes it when the dispatch ends); otherwise the capture is handed to the
+ * client first and the response goes through uncached.
  */
 final class CapturedAsync implements AsyncContext {
   private final AsyncContext real;
-  private final Runnable onComplete;
+  private final AsyncCapture build;
   private final Runnable handOver;
   private final ServletRequest request;
   private final ServletResponse response;
@@ -27,13 +29,38 @@ final class CapturedAsync implements AsyncContext {
    *                 (the container would answer its unwrapped one, whose writes the capture would miss)
    * @param response what {@link #getResponse()} answers, likewise
    */
-  CapturedAsync(AsyncContext real, Runnable onComplete, Runnable handOver, ServletRequest request,
+  CapturedAsync(AsyncContext real, AsyncCapture build, Runnable handOver, ServletRequest request,
       ServletResponse response) {
     this.real = real;
-    this.onComplete = onComplete;
+    this.build = build;
     this.handOver = handOver;
     this.request = request;
     this.response = response;
+    build.started();
+    real.addListener(new Ending(build));
+  }
+
+  /** Ends a build whose async cycle timed out or failed, so its lock is not held until it expires. */
+  private record Ending(AsyncCapture build) implements AsyncListener {
+    @Override
+    public void onComplete(AsyncEvent event) {
+      build.abandoned(); // nothing if complete() or the dispatch already ended the build
+    }
+
+    @Override
+    public void onTimeout(AsyncEvent event) {
+      build.abandoned();
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+      build.abandoned();
+    }
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {
+      // a new cycle registers its own
+    }
   }
 
   @Override
@@ -45,7 +72,7 @@ final class CapturedAsync implements AsyncContext {
       completed = true;
     }
     try {
-      onComplete.run();
+      build.completed();
     } finally {
       real.complete();
     }
@@ -53,20 +80,26 @@ final class CapturedAsync implements AsyncContext {
 
   @Override
   public void dispatch() {
-    handOver.run();
+    beforeDispatch();
     real.dispatch();
   }
 
   @Override
   public void dispatch(String path) {
-    handOver.run();
+    beforeDispatch();
     real.dispatch(path);
   }
 
   @Override
   public void dispatch(ServletContext context, String path) {
-    handOver.run();
+    beforeDispatch();
     real.dispatch(context, path);
+  }
+
+  private void beforeDispatch() {
+    if (!build.dispatching()) {
+      handOver.run();
+    }
   }
 
   @Override

@@ -64,7 +64,7 @@ public final class CapturingResponse extends HttpServletResponseWrapper {
 
   /** Always the capture's writer (same reason as {@link #getOutputStream()}; the spec wants one writer). */
   @Override
-  public PrintWriter getWriter() throws UnsupportedEncodingException {
+  public PrintWriter getWriter() throws IOException {
     return capture.getWriter();
   }
 

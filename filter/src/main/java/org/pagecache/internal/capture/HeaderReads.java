@@ -13,9 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class HeaderReads {
   private final Set<String> names = ConcurrentHashMap.newKeySet();
   private volatile boolean cookies;
+  private volatile boolean paused;
 
   void header(String name) {
-    if (name == null) {
+    if (name == null || paused) {
       return;
     }
     String lower = name.toLowerCase(Locale.ROOT);
@@ -27,7 +28,14 @@ public final class HeaderReads {
   }
 
   void cookies() {
-    cookies = true;
+    if (!paused) {
+      cookies = true;
+    }
+  }
+
+  /** Reads between an async dispatch and the filter (filters before PageCache's) are not the page's. */
+  void pause(boolean paused) {
+    this.paused = paused;
   }
 
   /** The names read, lower case; {@code Cookie} is not among them (see {@link #readCookies()}). */

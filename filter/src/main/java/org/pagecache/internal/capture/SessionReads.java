@@ -21,9 +21,18 @@ public final class SessionReads {
 
   private final Set<String> names = new LinkedHashSet<>();
   private String firstUse;
+  private boolean paused;
+
+  /** Uses between an async dispatch and the filter (filters before PageCache's) are not the page's. */
+  synchronized void pause(boolean paused) {
+    this.paused = paused;
+  }
 
   /** An attribute asked for by name; {@code found} when the session held a value for it. */
   synchronized void attribute(String name, boolean found) {
+    if (paused) {
+      return;
+    }
     if (names.size() < MAX_NAMES) {
       names.add(name);
     }
@@ -34,7 +43,7 @@ public final class SessionReads {
 
   /** A use of the session that may put its data in the page (cause as the evidence shows it). */
   synchronized void used(String cause) {
-    if (firstUse == null) {
+    if (firstUse == null && !paused) {
       firstUse = cause;
     }
   }

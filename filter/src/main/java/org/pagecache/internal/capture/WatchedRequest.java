@@ -25,7 +25,8 @@ import java.util.Set;
  *       rather than a 304 or a 206 that could not be served to others;
  *   <li>Accept-Encoding is hidden: the filter compresses, the handler writes identity.
  * </ul>
- * Starting async hands the response to the container first (see {@link CapturingResponse#passThrough()}).
+ * Starting async keeps capturing when the build asked for it ({@link #captureAsync}), else hands the
+ * response to the container first (see {@link CapturingResponse#passThrough()}).
  * Every header and cookie read is recorded in {@link #reads()}: what the page depends on. While a
  * page is built for sharing, what the handler uses of the session is recorded in
  * {@link #sessionReads()}: the session it gets is a {@link WatchedSession}, and reading a CSRF token
@@ -37,13 +38,12 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
 
   private final CapturingResponse capture;
   private final boolean shared;
-  private final HeaderReads reads = new HeaderReads();
   /** Conditional headers of the cache's own (lower-case names), in place of the client's. */
   private final Map<String, String> conditions;
-  private volatile Runnable whenComplete;
-  private volatile Runnable whenDispatched;
+  private volatile AsyncCapture async;
   private volatile boolean asyncCaptured;
-  private final SessionReads sessionReads = new SessionReads();
+  private final HeaderReads reads;
+  private final SessionReads sessionReads;
 
   /**
    * Request attributes through which a filter before PageCache hands the page a token kept in the
@@ -56,10 +56,28 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
 
   private WatchedRequest(HttpServletRequest request, CapturingResponse capture, boolean shared,
       Map<String, String> conditions) {
+    this(request, capture, shared, conditions, new HeaderReads(), new SessionReads());
+  }
+
+  private WatchedRequest(HttpServletRequest request, CapturingResponse capture, boolean shared,
+      Map<String, String> conditions, HeaderReads reads, SessionReads sessionReads) {
     super(request);
     this.capture = capture;
     this.shared = shared;
     this.conditions = conditions;
+    this.reads = reads;
+    this.sessionReads = sessionReads;
+  }
+
+  /**
+   * The same build seen through the request of its ASYNC dispatch (the container dispatches its
+   * own request when the handler started async without wrappers): what the handler reads there
+   * counts for the same page, and going async again keeps capturing.
+   */
+  public WatchedRequest continuing(HttpServletRequest dispatched) {
+    WatchedRequest next = new WatchedRequest(dispatched, capture, shared, conditions, reads, sessionReads);
+    next.async = async;
+    return next;
   }
 
   /** For a page being built for the cache: the full representation every client can share. */
@@ -209,24 +227,20 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   }
 
   /**
-   * Keeps capturing when the handler goes async: {@code whenComplete} runs when it completes the
-   * async context (see {@link CapturedAsync}). Without it, going async hands the response over.
+   * Keeps capturing when the handler goes async: {@code build} is told when it completes the async
+   * context or dispatches (see {@link CapturedAsync}). Without it, going async hands the response over.
    */
-  public void captureAsync(Runnable whenComplete) {
-    this.whenComplete = whenComplete;
+  public void captureAsync(AsyncCapture build) {
+    this.async = build;
   }
 
-  /** Runs when a captured async response is dispatched instead of completed: it goes out uncached. */
-  public void onAsyncDispatch(Runnable whenDispatched) {
-    this.whenDispatched = whenDispatched;
-  }
-
-  private void handOverAtDispatch() {
-    handOver();
-    Runnable r = whenDispatched;
-    if (r != null) {
-      r.run();
-    }
+  /**
+   * Stops (or starts again) recording reads: from an async dispatch until the filter sees it, the
+   * filters before PageCache's read the request through this one, and their reads are not the page's.
+   */
+  public void pauseWatching(boolean paused) {
+    reads.pause(paused);
+    sessionReads.pause(paused);
   }
 
   /** True when the handler went async with its response still captured: the build ends at its complete(). */
@@ -238,7 +252,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   public AsyncContext startAsync() {
     if (capturesAsync()) {
       asyncCaptured = true;
-      return new CapturedAsync(super.startAsync(), whenComplete, this::handOverAtDispatch, this, capture);
+      return new CapturedAsync(super.startAsync(), async, this::handOver, this, capture);
     }
     handOver();
     return super.startAsync();
@@ -248,14 +262,14 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
     if (capturesAsync()) {
       asyncCaptured = true;
-      return new CapturedAsync(super.startAsync(request, response), whenComplete, this::handOverAtDispatch, request, response);
+      return new CapturedAsync(super.startAsync(request, response), async, this::handOver, request, response);
     }
     handOver();
     return super.startAsync(request, response);
   }
 
   private boolean capturesAsync() {
-    return whenComplete != null && capture != null && !capture.isPassThrough();
+    return async != null && capture != null && !capture.isPassThrough();
   }
 
   private void handOver() {

@@ -51,10 +51,20 @@ public class TestApplication {
       return page("members");
     }
 
-    @GetMapping("/slow")
+    @GetMapping("/slow/{id}")
     @CachedPage(handler = "slow")
-    public Callable<String> slow() {
-      return () -> page("slow");
+    public Callable<String> slow(@PathVariable String id) {
+      return () -> page("slow " + id) + " " + "s".repeat(3000);
+    }
+
+    /** Completed on another thread, as a message listener or a remote call would complete it. */
+    @GetMapping("/deferred/{id}")
+    @CachedPage(handler = "deferred")
+    public org.springframework.web.context.request.async.DeferredResult<String> deferred(@PathVariable String id) {
+      org.springframework.web.context.request.async.DeferredResult<String> result =
+          new org.springframework.web.context.request.async.DeferredResult<>();
+      java.util.concurrent.CompletableFuture.runAsync(() -> result.setResult(page("deferred " + id)));
+      return result;
     }
   }
 
