@@ -34,8 +34,7 @@ class StarterTest {
 
   @DynamicPropertySource
   static void memcached(DynamicPropertyRegistry registry) {
-    registry.add("pagecache.memcached.servers", memcached::servers);
-    registry.add("pagecache.memcached.op.timeout", () -> MemcachedExtension.TEST_OP_TIMEOUT.toMillis() + "ms");
+    MemcachedProperties.register(registry, memcached);
   }
 
   @LocalServerPort

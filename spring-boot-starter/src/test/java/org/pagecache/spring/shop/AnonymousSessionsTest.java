@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.PageCache;
+import org.pagecache.spring.MemcachedProperties;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,8 +40,7 @@ class AnonymousSessionsTest {
 
   @DynamicPropertySource
   static void memcached(DynamicPropertyRegistry registry) {
-    registry.add("pagecache.memcached.servers", memcached::servers);
-    registry.add("pagecache.memcached.op.timeout", () -> MemcachedExtension.TEST_OP_TIMEOUT.toMillis() + "ms");
+    MemcachedProperties.register(registry, memcached);
   }
 
   @LocalServerPort
