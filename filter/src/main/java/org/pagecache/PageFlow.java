@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.capture.StaleWindows;
+import org.pagecache.internal.freshness.RebuildLock;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.stats.HandlerRecorder;
@@ -100,7 +101,7 @@ final class PageFlow {
     switch (found.decision().state()) {
       case FRESH -> responder.serve(p, page, Event.HIT, CacheStatus.hit(responder.ttlLeft(page)));
       case STALE -> {
-        Rebuild.Lease lease = rebuild.tryLock(p, found.key(), Event.MISS);
+        RebuildLock.Lease lease = rebuild.tryLock(p, found.key(), Event.MISS);
         if (lease != null) {
           rebuild.buildUnderLock(p, found, page, lease);
         } else if (found.decision().early()) {

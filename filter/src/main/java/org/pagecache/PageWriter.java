@@ -17,6 +17,7 @@ import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.store.StoredPage.Header;
 import org.pagecache.internal.store.StoredPage.TagVersion;
 import org.pagecache.internal.store.StoredPage;
+import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 
 /**
@@ -35,7 +36,8 @@ final class PageWriter {
     this.lookup = lookup;
   }
 
-  Built store(PageRequest p, Found found, BuildDecision d, StoredPage stale, long start) {
+  /** @param into where the build's lock was taken ({@code RebuildLock.Lease#placement}), or the engine's store */
+  Built store(PageRequest p, Found found, BuildDecision d, StoredPage stale, long start, Store into) {
     CapturedResponse c = d.response();
     Duration fresh = d.fresh();
     long now = engine.clock.millis();
@@ -59,13 +61,13 @@ final class PageWriter {
       return Built.serving(page, CacheStatus.miss(stale != null, false));
     }
     if (bytes.length > engine.maxEntrySize) {
-      rememberRefusal(p, found, "too-large", start);
+      rememberRefusal(p, found, "too-large", start, into);
       p.stats().bypass("too-large");
       return Built.replaying(c, CacheStatus.refused("too-large"));
     }
     int ttl = storeTtlSeconds(keptFor(page, fresh, p.policy()));
-    boolean stored = record == null || storeQuietly(p, lookup.pageKey(p), engine.codec.encode(record), ttl);
-    stored = stored && storeQuietly(p, key, bytes, ttl);
+    boolean stored = record == null || storeQuietly(p, into, lookup.pageKey(p), engine.codec.encode(record), ttl);
+    stored = stored && storeQuietly(p, into, key, bytes, ttl);
     if (stored) {
       p.stats().record(Event.WRITE);
       engine.near.remember(key, p.handler(), page, now);
@@ -80,7 +82,7 @@ final class PageWriter {
    * the body is not built again. If the updated headers now forbid storing, it is served this once.
    */
   Built freshened(PageRequest p, Found found, CapturedResponse notModified, long start, boolean containerSetCookie,
-      String sessionUse) {
+      String sessionUse, Store into) {
     StoredPage old = found.page();
     long now = engine.clock.millis();
     List<Header> merged = Freshening.merged(old.headers(), notModified.headers());
@@ -110,7 +112,7 @@ final class PageWriter {
         now + d.fresh().toMillis(), now - start, found.token(), tags, old.viewKeys(), old.placeholders(), old.vary(),
         null, d.forbidsStale(), 0);
     int ttl = storeTtlSeconds(keptFor(page, d.fresh(), p.policy()));
-    boolean stored = storeQuietly(p, found.key(), engine.codec.encode(page), ttl);
+    boolean stored = storeQuietly(p, into, found.key(), engine.codec.encode(page), ttl);
     if (stored) {
       p.stats().record(Event.WRITE);
       engine.near.remember(found.key(), p.handler(), page, now);
@@ -132,16 +134,16 @@ final class PageWriter {
    * A small marker entry: the last build of this page was refused, so nobody waits on its lock;
    * it counts the refusals in a row, which decides between miss and pass (see {@link HitForMiss}).
    */
-  void rememberRefusal(PageRequest p, Found found, String reason, long now) {
+  void rememberRefusal(PageRequest p, Found found, String reason, long now, Store into) {
     StoredPage marker = StoredPage.uncacheable(reason, HitForMiss.refusalsAfter(found.page(), now), now,
         now + engine.uncacheableTtl.toMillis());
-    storeQuietly(p, found.key(), engine.codec.encode(marker), (int) Math.max(1, engine.uncacheableTtl.toSeconds()));
+    storeQuietly(p, into, found.key(), engine.codec.encode(marker), (int) Math.max(1, engine.uncacheableTtl.toSeconds()));
     engine.waiting.arrived(found.key(), marker);
   }
 
-  private boolean storeQuietly(PageRequest p, String key, byte[] bytes, int ttlSeconds) {
+  private boolean storeQuietly(PageRequest p, Store into, String key, byte[] bytes, int ttlSeconds) {
     try {
-      engine.store.set(key, bytes, ttlSeconds);
+      into.set(key, bytes, ttlSeconds);
       return true;
     } catch (StoreException e) {
       p.stats().record(Event.ERROR);

@@ -15,10 +15,12 @@ import org.pagecache.internal.capture.StaleWindows;
 import org.pagecache.internal.capture.WatchedRequest;
 import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.freshness.HitForMiss;
+import org.pagecache.internal.freshness.RebuildLock.Lease;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.store.StoredPage;
+import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,24 +52,20 @@ final class Rebuild {
     asyncDispatchesSeen = true;
   }
 
-  /** The rebuild lock of one page, held by this request and given back in {@link #buildUnderLock}. */
-  record Lease(String pageKey, String owner) {}
-
   /**
    * The page's rebuild lock if this request won it, else null (lost, or memcached failed). A
    * winner's {@code first} event, when given, is traced before the lock, so a rebuild reads MLWU.
    */
   Lease tryLock(PageRequest p, String key, Event first) {
-    String owner = engine.lock.newOwner();
     try {
-      if (engine.lock.tryAcquire(key, owner)) {
+      Lease lease = engine.lock.tryAcquire(key, engine.lock.newOwner());
+      if (lease != null) {
         if (first != null) {
           p.stats().record(first);
         }
         p.stats().record(Event.LOCK);
-        return new Lease(key, owner);
       }
-      return null;
+      return lease;
     } catch (StoreException e) {
       p.stats().record(Event.ERROR);
       return null;
@@ -76,7 +74,7 @@ final class Rebuild {
 
   private void release(PageRequest p, Lease lease) {
     try {
-      engine.lock.release(lease.pageKey(), lease.owner());
+      engine.lock.release(lease);
       p.stats().record(Event.UNLOCK);
     } catch (StoreException e) {
       p.stats().record(Event.ERROR); // the lock expires by itself after lock.ttl
@@ -162,9 +160,9 @@ final class Rebuild {
     // A handler that goes async is still captured: the build ends when it completes, or when the
     // ASYNC dispatch it asks for ends; one the filter cannot see goes out uncached (hit-for-miss).
     shared.captureAsync(new AsyncBuild(p, capture, shared, responder, () -> asyncDispatchesSeen,
-        c -> decide(p, found, stale, c, shared, conditions, start),
+        c -> decide(p, found, stale, c, shared, conditions, start, lease),
         () -> {
-          writer.rememberRefusal(p, found, "async-dispatch", start);
+          writer.rememberRefusal(p, found, "async-dispatch", start, placement(lease));
           p.stats().bypass("async-dispatch");
         },
         () -> {
@@ -189,15 +187,20 @@ final class Rebuild {
       }
       return new Built(null, null, null, e);
     }
-    return decide(p, found, stale, c, shared, conditions, start);
+    return decide(p, found, stale, c, shared, conditions, start, lease);
+  }
+
+  /** Where a build writes: where its lock was taken (a build finishes where it started), else as routed now. */
+  private Store placement(Lease lease) {
+    return lease != null ? lease.placement() : engine.store;
   }
 
   /** What a finished build ends in: a freshened page, a stored one, a refusal or the stale copy. */
   private Built decide(PageRequest p, Found found, StoredPage stale, CapturedResponse c, WatchedRequest shared,
-      Map<String, String> conditions, long start) {
+      Map<String, String> conditions, long start, Lease lease) {
     String sessionUse = AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats());
     if (!conditions.isEmpty() && c.status() == 304 && !c.passedThrough()) {
-      return writer.freshened(p, found, c, start, containerSetCookie(p), sessionUse);
+      return writer.freshened(p, found, c, start, containerSetCookie(p), sessionUse, placement(lease));
     }
     BuildDecision d = BuildDecision.of(c, p.policy(), start, stale != null, containerSetCookie(p),
         recordUnkeyedReads(p, c, shared.reads()), sessionUse);
@@ -205,7 +208,7 @@ final class Rebuild {
       case PASSED_THROUGH -> {
         // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
         if (d.rememberRefusal()) {
-          writer.rememberRefusal(p, found, d.reason(), start);
+          writer.rememberRefusal(p, found, d.reason(), start, placement(lease));
         }
         p.stats().bypass(d.reason());
         engine.live.count(LiveCounts.declared(p.req()));
@@ -221,13 +224,13 @@ final class Rebuild {
       }
       case REFUSE -> {
         if (d.rememberRefusal()) {
-          writer.rememberRefusal(p, found, d.reason(), start);
+          writer.rememberRefusal(p, found, d.reason(), start, placement(lease));
         }
         p.stats().bypass(d.reason());
         return Built.replaying(c, CacheStatus.refused(d.reason()));
       }
       default -> {
-        return writer.store(p, found, d, stale, start);
+        return writer.store(p, found, d, stale, start, placement(lease));
       }
     }
   }

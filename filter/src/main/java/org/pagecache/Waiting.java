@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.freshness.Freshness;
+import org.pagecache.internal.freshness.RebuildLock;
 import org.pagecache.internal.freshness.WaitingChoice;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.stats.Event;
@@ -70,7 +71,7 @@ final class Waiting {
         responder.serve(p, copy, null, CacheStatus.warmCopy(responder.ttlLeft(copy)));
         return;
       }
-      Rebuild.Lease lease = rebuild.tryLock(p, found.key(), null);
+      RebuildLock.Lease lease = rebuild.tryLock(p, found.key(), null);
       if (lease != null) {
         rebuild.buildUnderLock(p, found, null, lease);
       } else {
@@ -108,7 +109,7 @@ final class Waiting {
             return;
           }
           case TAKE_OVER -> { // one waiter takes over, the others keep waiting
-            Rebuild.Lease lease = rebuild.tryLock(p, found.key(), null);
+            RebuildLock.Lease lease = rebuild.tryLock(p, found.key(), null);
             if (lease != null) {
               rebuild.buildUnderLock(p, found, null, lease);
               return;
@@ -146,7 +147,7 @@ final class Waiting {
       responder.serve(p, page, null, CacheStatus.collapsed(responder.ttlLeft(page)));
       return;
     }
-    Rebuild.Lease lease = rebuild.tryLock(p, variant.key(), null);
+    RebuildLock.Lease lease = rebuild.tryLock(p, variant.key(), null);
     if (lease != null) {
       rebuild.buildUnderLock(p, variant, null, lease);
     } else {

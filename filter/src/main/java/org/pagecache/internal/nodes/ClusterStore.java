@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import org.pagecache.internal.text.KeyParts;
 import org.pagecache.store.Namespace;
@@ -74,8 +75,13 @@ public final class ClusterStore implements Store {
   private final String defaultPool;
   private final int gutterTtlSeconds;
   private final KeyKind.Classifier kinds;
-  private final LongAdder ownRoundTrips = new LongAdder();
+  private final LongAdder ownRoundTrips;
   private final String description;
+  /**
+   * Main or pool nodes whose gutterable keys this view keeps in the gutter even once they are
+   * back: empty for the cluster itself, set for a build's view ({@link #placedFor}).
+   */
+  private final Set<Node> keptInGutter;
 
   private ClusterStore(Settings s, ClusterNodes nodes) {
     this.main = nodes.pools.get(MAIN);
@@ -92,6 +98,24 @@ public final class ClusterStore implements Store {
     this.gutterTtlSeconds = (int) Math.max(1, s.gutterTtl().toSeconds());
     this.kinds = new KeyKind.Classifier(s.namespace());
     this.description = nodes.description;
+    this.ownRoundTrips = new LongAdder();
+    this.keptInGutter = Set.of();
+  }
+
+  /** The same cluster, keeping the keys of {@code keptInGutter}'s nodes in the gutter. */
+  private ClusterStore(ClusterStore c, Set<Node> keptInGutter) {
+    this.main = c.main;
+    this.gutter = c.gutter;
+    this.pools.putAll(c.pools);
+    this.all.addAll(c.all);
+    this.control = c.control;
+    this.poolByHandlerPart.putAll(c.poolByHandlerPart);
+    this.defaultPool = c.defaultPool;
+    this.gutterTtlSeconds = c.gutterTtlSeconds;
+    this.kinds = c.kinds;
+    this.ownRoundTrips = c.ownRoundTrips;
+    this.description = c.description;
+    this.keptInGutter = keptInGutter;
   }
 
   /** Connects one client per node (each connect waits at most the connect timeout). */
@@ -119,13 +143,41 @@ public final class ClusterStore implements Store {
     return p != null ? p : main;
   }
 
+  /**
+   * A view of the cluster for one build, placed where its keys are served now: the keys of a node
+   * that is in the gutter now stay in the gutter for this view, even if a probe brings the node
+   * back meanwhile. A build that took its lock in the gutter then stores its page and deletes its
+   * lock there, rather than store on the returning node (whose flush by another frontend would
+   * wipe the page) and strand the lock in the gutter, where it would hold the page until it
+   * expires if the node went out again (docs/failures.md, "A build finishes where it started").
+   * Keys of nodes that are in use now are routed afresh, as by the cluster.
+   */
+  public ClusterStore placedFor(String... keys) {
+    if (gutter == null) {
+      return this;
+    }
+    Set<Node> inGutter = new java.util.HashSet<>(keptInGutter);
+    for (String key : keys) {
+      Node at = target(key);
+      if (at != null && at.gutter()) {
+        inGutter.add(poolOf(key).owner(key));
+      }
+    }
+    return inGutter.equals(keptInGutter) ? this : new ClusterStore(this, Set.copyOf(inGutter));
+  }
+
   /** Where a page, lock or counter key is read and written now; null when nowhere. */
   private Node target(String key) {
     Node owner = poolOf(key).owner(key);
+    boolean gutterable = gutter != null && kinds.of(key) == KeyKind.GUTTERABLE;
+    if (gutterable && keptInGutter.contains(owner)) {
+      Node g = gutter.owner(key);
+      return g.health.admits() ? g : null;
+    }
     if (owner.health.admits()) {
       return owner;
     }
-    if (gutter != null && kinds.of(key) == KeyKind.GUTTERABLE) {
+    if (gutterable) {
       Node g = gutter.owner(key);
       return g.health.admits() ? g : null;
     }

@@ -44,7 +44,7 @@ public final class GuardedStore implements Store {
   private final AtomicLong downUntil = new AtomicLong(0);
   /** Flipped by compare-and-set, so each outage and each recovery is logged once, whatever the concurrency. */
   private final AtomicBoolean down = new AtomicBoolean();
-  private final LongAdder failures = new LongAdder();
+  private final LongAdder failures;
   private final LongAdder outages = new LongAdder();
   /** Non-null when the store guards each node itself. */
   private final ClusterStore cluster;
@@ -54,6 +54,28 @@ public final class GuardedStore implements Store {
     this.cluster = store instanceof ClusterStore c ? c : null;
     this.clock = clock;
     this.retryMillis = retryMillis;
+    this.failures = new LongAdder();
+  }
+
+  /** A build's view of the cluster behind {@code parent}, its failures counted with the parent's. */
+  private GuardedStore(ClusterStore placed, GuardedStore parent) {
+    this.store = placed;
+    this.cluster = placed;
+    this.clock = parent.clock;
+    this.retryMillis = parent.retryMillis;
+    this.failures = parent.failures;
+  }
+
+  /**
+   * The store a build uses for these keys (its lock's, its page's): in front of a cluster, a view
+   * that keeps them where they are served now (see {@link ClusterStore#placedFor}); otherwise this.
+   */
+  public Store placedFor(String... keys) {
+    if (cluster == null) {
+      return this;
+    }
+    ClusterStore placed = cluster.placedFor(keys);
+    return placed == cluster ? this : new GuardedStore(placed, this);
   }
 
   private <T> T call(Supplier<T> op) {

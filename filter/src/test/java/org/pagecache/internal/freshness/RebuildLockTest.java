@@ -1,9 +1,9 @@
 package org.pagecache.internal.freshness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.time.Duration;
 import java.util.List;
@@ -23,50 +23,50 @@ class RebuildLockTest {
 
   @Test
   void theFirstRequestTakesTheLockAndTheNextAreRefused() {
-    assertTrue(lock.tryAcquire(PAGE, "a"));
-    assertFalse(lock.tryAcquire(PAGE, "b"));
-    assertFalse(lock.tryAcquire(PAGE, "a")); // not re-entrant: one build per page
-    assertTrue(lock.tryAcquire("ns2:p:article:other", "b")); // every page has its own lock
+    assertNotNull(lock.tryAcquire(PAGE, "a"));
+    assertNull(lock.tryAcquire(PAGE, "b"));
+    assertNull(lock.tryAcquire(PAGE, "a")); // not re-entrant: one build per page
+    assertNotNull(lock.tryAcquire("ns2:p:article:other", "b")); // every page has its own lock
   }
 
   @Test
   void exactlyOneOfManyConcurrentRequestsTakesTheLock() {
-    List<Boolean> won = Concurrently.run(16, Duration.ofSeconds(30), i -> lock.tryAcquire(PAGE, "owner-" + i));
+    List<Boolean> won = Concurrently.run(16, Duration.ofSeconds(30), i -> lock.tryAcquire(PAGE, "owner-" + i) != null);
     assertEquals(1, won.stream().filter(w -> w).count());
   }
 
   @Test
   void theOwnersReleaseFreesTheLock() {
-    assertTrue(lock.tryAcquire(PAGE, "a"));
-    lock.release(PAGE, "a");
-    assertTrue(lock.tryAcquire(PAGE, "b"));
+    assertNotNull(lock.tryAcquire(PAGE, "a"));
+    lock.release(new RebuildLock.Lease(PAGE, "a", store));
+    assertNotNull(lock.tryAcquire(PAGE, "b"));
   }
 
   @Test
   void aReleaseByAnotherOwnerDoesNothing() {
-    assertTrue(lock.tryAcquire(PAGE, "a"));
-    lock.release(PAGE, "b");
-    assertFalse(lock.tryAcquire(PAGE, "c"));
+    assertNotNull(lock.tryAcquire(PAGE, "a"));
+    lock.release(new RebuildLock.Lease(PAGE, "b", store));
+    assertNull(lock.tryAcquire(PAGE, "c"));
   }
 
   @Test
   void aLockExpiresByItselfSoACrashedBuilderBlocksThePageOnlyForItsTtl() {
-    assertTrue(lock.tryAcquire(PAGE, "crashed"));
+    assertNotNull(lock.tryAcquire(PAGE, "crashed"));
     clock.advance(Duration.ofSeconds(TTL_SECONDS - 1));
-    assertFalse(lock.tryAcquire(PAGE, "b"));
+    assertNull(lock.tryAcquire(PAGE, "b"));
     clock.advance(Duration.ofSeconds(1));
-    assertTrue(lock.tryAcquire(PAGE, "b"));
+    assertNotNull(lock.tryAcquire(PAGE, "b"));
   }
 
   @Test
   void aSlowBuilderDoesNotReleaseALockThatHasPassedToSomeoneElse() {
-    assertTrue(lock.tryAcquire(PAGE, "slow"));
+    assertNotNull(lock.tryAcquire(PAGE, "slow"));
     clock.advance(Duration.ofSeconds(TTL_SECONDS));
-    assertTrue(lock.tryAcquire(PAGE, "next"));
-    lock.release(PAGE, "slow");
-    assertFalse(lock.tryAcquire(PAGE, "third"));
-    lock.release(PAGE, "next");
-    assertTrue(lock.tryAcquire(PAGE, "third"));
+    assertNotNull(lock.tryAcquire(PAGE, "next"));
+    lock.release(new RebuildLock.Lease(PAGE, "slow", store));
+    assertNull(lock.tryAcquire(PAGE, "third"));
+    lock.release(new RebuildLock.Lease(PAGE, "next", store));
+    assertNotNull(lock.tryAcquire(PAGE, "third"));
   }
 
   @Test
