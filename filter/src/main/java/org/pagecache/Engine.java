@@ -64,7 +64,7 @@ final class Engine {
   Engine(PageCacheConfig config, Store store) {
     this.clock = config.clock;
     this.store = new GuardedStore(store, clock, config.retryInterval.toMillis());
-    this.keys = new PageKeys(config.namespace);
+    this.keys = new PageKeys(config.namespace, config.ignoredParameters.withoutEvidence());
     this.tokens = new UpdateTokens(this.store, config.namespace, clock);
     this.tags = new TagVersions(this.store, config.namespace, clock, config.tagCache.toMillis());
     this.lock = new RebuildLock(this.store, config.namespace, (int) Math.max(1, config.lockTtl.toSeconds()));

@@ -298,14 +298,17 @@ public final class PageCache implements AutoCloseable {
    * @param sessionBypasses per cause (names only): requests with a session that bypassed and builds
    *     not shared because of their session ({@code user}, {@code sessions=off}, {@code attribute:cart},
    *     {@code csrf-token}, {@code value-of:NAME}...; docs/safety.md, "Sessions")
+   * @param keyedParameters per ignored query parameter (a tracking parameter) the handler's builds
+   *     read, which is part of its keys since: the builds that read it while it was not
    */
   public record HandlerStats(String handler, long hits, long stale, long misses, long rebuilds, long lockWaits,
       long bypasses, long storeErrors, long builds, long buildNanos, long rebuiltSinceRefresh,
       long lastRefreshMillis, String lastRefreshBy, long lastToken, String trace,
       Map<String, Long> bypassesByReason, Map<String, CookieBypasses> cookieBypasses,
-      Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses) {
+      Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses, Map<String, Long> keyedParameters) {
     /** Copies the maps, sorted by name. */
     public HandlerStats {
+      keyedParameters = Collections.unmodifiableSortedMap(new TreeMap<>(keyedParameters));
       sessionBypasses = Collections.unmodifiableSortedMap(new TreeMap<>(sessionBypasses));
       bypassesByReason = Collections.unmodifiableSortedMap(new TreeMap<>(bypassesByReason));
       cookieBypasses = Collections.unmodifiableSortedMap(new TreeMap<>(cookieBypasses));
@@ -314,7 +317,8 @@ public final class PageCache implements AutoCloseable {
 
     /** All zero: a handler not seen yet. */
     static HandlerStats none(String handler) {
-      return new HandlerStats(handler, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "", 0, "", Map.of(), Map.of(), Map.of(), Map.of());
+      return new HandlerStats(handler, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "", 0, "", Map.of(), Map.of(), Map.of(), Map.of(),
+          Map.of());
     }
 
     /** Hits (fresh and stale) over all requests the cache decided, 0 when none. */
@@ -331,7 +335,7 @@ public final class PageCache implements AutoCloseable {
       return new HandlerStats(handler, hits + o.hits, stale + o.stale, misses + o.misses, rebuilds + o.rebuilds,
           lockWaits + o.lockWaits, bypasses + o.bypasses, storeErrors + o.storeErrors, builds + o.builds,
           buildNanos + o.buildNanos, rebuiltSinceRefresh + o.rebuiltSinceRefresh, lastRefreshMillis,
-          lastRefreshBy, lastToken, trace, reasons, cookieBypasses, unkeyedHeaders, sessionBypasses);
+          lastRefreshBy, lastToken, trace, reasons, cookieBypasses, unkeyedHeaders, sessionBypasses, keyedParameters);
     }
   }
 

@@ -16,6 +16,7 @@ import org.pagecache.counters.CountersSettings;
 import org.pagecache.internal.config.Durations;
 import org.pagecache.internal.config.Specs;
 import org.pagecache.internal.key.IgnoredCookies;
+import org.pagecache.internal.key.IgnoredParameters;
 import org.pagecache.store.Namespace;
 import org.pagecache.store.ServerList;
 import org.pagecache.store.Store;
@@ -61,6 +62,8 @@ public final class PageCacheConfig {
     d.put("grace", "10m");
     d.put("policies", "");
     d.put("cookies.ignore", "");
+    d.put("params.ignore", "");
+    d.put("params.keep", "");
     d.put("max.entry.size", "1000000");
     d.put("header", "X-Cache");
     d.put("lock.ttl", "10s");
@@ -97,6 +100,8 @@ public final class PageCacheConfig {
   final Duration grace;
   final Policies policies;
   final IgnoredCookies ignoredCookies;
+  /** Query parameters out of keys: the built-in tracking list, params.ignore, params.keep. */
+  final IgnoredParameters ignoredParameters;
   final int maxEntrySize;
   final String header;
   final Duration lockTtl;
@@ -162,6 +167,8 @@ public final class PageCacheConfig {
     }
     ignoredCookies = check(errors, () -> IgnoredCookies.parse("cookies.ignore", v.get("cookies.ignore")),
         IgnoredCookies.builtIn());
+    ignoredParameters = check(errors, () -> IgnoredParameters.parse("params.ignore", v.get("params.ignore"),
+        "params.keep", v.get("params.keep")), IgnoredParameters.builtIn());
     maxEntrySize = check(errors, () -> entrySize(v.get("max.entry.size")), 1_000_000);
     header = check(errors, () -> headerName(v.get("header")), "X-Cache");
     lockTtl = check(errors, () -> expiry("lock.ttl", v), Duration.ofSeconds(10));

@@ -79,7 +79,8 @@ final class PageFlow {
     }
     RequestParts parts = skip != null ? NO_PARTS
         : RequestParts.of(req, policy.cookies().mode() == CookieRule.Mode.IGNORE,
-            policy.cookies().vary(), engine.ignoredCookies, sessionCookie(req));
+            policy.cookies().vary(), engine.ignoredCookies, sessionCookie(req),
+            engine.keys.ignoredParameters().keyedBy(handler));
     PageRequest p = new PageRequest(req, res, chain, handler, policy, stats, parts);
     if (skip != null || parts.bypass() != null) {
       responder.bypass(p, skip != null ? skip : parts.bypass());

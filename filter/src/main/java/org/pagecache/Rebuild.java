@@ -157,6 +157,7 @@ final class Rebuild {
     Map<String, String> conditions = Freshening.conditions(found.page());
     WatchedRequest shared = conditions.isEmpty() ? WatchedRequest.forSharing(p.req(), capture)
         : WatchedRequest.forRevalidation(p.req(), capture, conditions);
+    shared.hideParameters(engine.keys.ignoredParameters().hiddenFrom(p.parts().keyedParameters()));
     // A handler that goes async is still captured: the build ends when it completes, or when the
     // ASYNC dispatch it asks for ends; one the filter cannot see goes out uncached (hit-for-miss).
     shared.captureAsync(new AsyncBuild(p, capture, shared, responder, () -> asyncDispatchesSeen,
@@ -199,6 +200,12 @@ final class Rebuild {
   private Built decide(PageRequest p, Found found, StoredPage stale, CapturedResponse c, WatchedRequest shared,
       Map<String, String> conditions, long start, Lease lease) {
     String sessionUse = AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats());
+    String parameterRead = TrackingParameterReads.afterBuild(engine.keys.ignoredParameters(), p.handler(),
+        shared.reads(), p.stats());
+    if (parameterRead != null && !c.passedThrough()) {
+      p.stats().bypass(parameterRead); // its key left out what it read: this page is not stored; the next is keyed on it
+      return Built.replaying(c, CacheStatus.refused(parameterRead));
+    }
     if (!conditions.isEmpty() && c.status() == 304 && !c.passedThrough()) {
       return writer.freshened(p, found, c, start, containerSetCookie(p), sessionUse, placement(lease));
     }

@@ -26,6 +26,6 @@ final class StatsSnapshots {
     return new HandlerStats(h.handler(), h.hits(), h.stale(), h.misses(), h.rebuilds(), h.lockWaits(),
         h.bypasses(), h.storeErrors(), h.builds(), h.buildNanos(), h.rebuiltSinceRefresh(),
         h.lastRefreshMillis(), h.lastRefreshBy(), h.lastToken(), h.trace(), h.bypassesByReason(), cookies,
-        h.unkeyedHeaders(), h.sessionBypasses());
+        h.unkeyedHeaders(), h.sessionBypasses(), h.keyedParameters());
   }
 }

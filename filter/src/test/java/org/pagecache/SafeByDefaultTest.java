@@ -228,6 +228,24 @@ class SafeByDefaultTest {
   }
 
   @Test
+  void theAdminEvidenceSaysATrackingParameterAHandlerReadIsNowInItsKeyNeverAValue() {
+    SiteServlets.Handler landing = SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html");
+      res.getWriter().print("<p>from " + req.getParameter("utm_campaign") + "</p>");
+    });
+    site().set("admin.token", "evidence-token")
+        .handler("landing", landing, "/landing")
+        .with(ctx -> JettyServer.servlet(ctx, "pagecache-admin", new PageCacheAdminServlet(), "/cache-admin/*"))
+        .start();
+    site.get("/landing?utm_campaign=secret-campaign");
+    String json = Http.text(site.get("/cache-admin/api/stats", "Authorization", BEARER));
+    assertTrue(json.contains("\"keyedParameters\":{\"utm_campaign\":1}"), json);
+    String page = Http.text(site.get("/cache-admin/", "Authorization", BEARER));
+    assertTrue(page.contains("query parameter <code>utm_campaign</code> (tracking list), now in the key"), page);
+    assertFalse(json.contains("secret") || page.contains("secret-campaign"), "no parameter value");
+  }
+
+  @Test
   void theAdminEvidenceShowsWhySessionRequestsBypassNeverAValue() {
     SiteServlets.Handler cart = SiteServlets.of((req, res, call) -> {
       jakarta.servlet.http.HttpSession session = req.getSession(false);

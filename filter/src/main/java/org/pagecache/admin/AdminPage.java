@@ -141,7 +141,9 @@ final class AdminPage {
     out.append("<section id=\"evidence\"><h2>What pages depend on</h2><p class=\"hint\">Cookies and sessions that made"
         + " requests bypass the cache (or builds not be shared), and request headers a handler read while building a page that are not part of its key."
         + " A cookie never read by its handler can go on <code>cookies.ignore</code>; a header that changes the page"
-        + " belongs in the policy's <code>vary=</code>, one that does not in its <code>harmless=</code>.</p>")
+        + " belongs in the policy's <code>vary=</code>, one that does not in its <code>harmless=</code>."
+        + " A tracking parameter (<code>utm_source</code>, <code>fbclid</code>...) a handler read is part of its keys since"
+        + " (<code>params.keep</code> makes it so from the start).</p>")
         .append("<div class=\"scroll\"><table class=\"evidence\"><thead><tr><th>Handler</th><th>Input</th>"
             + "<th class=\"n\">Requests</th><th>Read by the handler</th></tr></thead><tbody>");
     for (Snapshot.HandlerRow h : rows) {
@@ -149,6 +151,8 @@ final class AdminPage {
           Display.count(c[0]) + " bypassed", c[1] == 0 ? "never" : "a cookie was read in " + Display.count(c[1])));
       h.unkeyedHeaders().forEach((name, n) -> evidenceRow(h.name(), "header <code>" + e(name) + "</code>, not in the key",
           Display.count(n) + " built", "read while building"));
+      h.keyedParameters().forEach((name, n) -> evidenceRow(h.name(), "query parameter <code>" + e(name)
+          + "</code> (tracking list), now in the key", Display.count(n) + " not stored", "read while building"));
       h.sessionBypasses().forEach((cause, n) -> evidenceRow(h.name(), "session: <code>" + e(cause) + "</code>",
           Display.count(n) + " not shared", SessionCauses.explain(cause)));
     }

@@ -95,7 +95,7 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       long lockWaits, long bypasses, long storeErrors, double hitRatio, long lastRefreshMillis,
       String lastRefreshBy, long lastToken, long rebuiltSinceRefresh, String trace, boolean enabled,
       long storedToken, Map<String, Long> bypassReasons, Map<String, long[]> bypassCookies,
-      Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses) {
+      Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses, Map<String, Long> keyedParameters) {
 
     static HandlerRow of(HandlerStats s, String policy, boolean enabled, long storedToken) {
       Map<String, long[]> cookies = new TreeMap<>();
@@ -103,12 +103,13 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       return new HandlerRow(s.handler(), policy, s.hits(), s.stale(), s.misses(), s.rebuilds(),
           s.lockWaits(), s.bypasses(), s.storeErrors(), s.hitRatio(), s.lastRefreshMillis(),
           s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh(), s.trace(), enabled, storedToken,
-          s.bypassesByReason(), cookies, s.unkeyedHeaders(), s.sessionBypasses());
+          s.bypassesByReason(), cookies, s.unkeyedHeaders(), s.sessionBypasses(), s.keyedParameters());
     }
 
     /** Whether there is evidence to show: cookies or sessions that bypassed, or headers read outside the key. */
     boolean hasEvidence() {
-      return !bypassCookies.isEmpty() || !unkeyedHeaders.isEmpty() || !sessionBypasses.isEmpty();
+      return !bypassCookies.isEmpty() || !unkeyedHeaders.isEmpty() || !sessionBypasses.isEmpty()
+          || !keyedParameters.isEmpty();
     }
 
     boolean refreshed() {

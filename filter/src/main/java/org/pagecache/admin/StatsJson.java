@@ -61,6 +61,7 @@ final class StatsJson {
         .endObject());
     j.endArray();
     counts(j.name("unkeyedHeaders"), h.unkeyedHeaders());
+    counts(j.name("keyedParameters"), h.keyedParameters());
     counts(j.name("sessionBypasses"), h.sessionBypasses());
     cluster(j.name("cluster"), cluster);
     j.endObject();

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class HeaderReads {
   private final Set<String> names = ConcurrentHashMap.newKeySet();
+  private final Set<String> parameters = ConcurrentHashMap.newKeySet();
   private volatile boolean cookies;
   private volatile boolean paused;
 
@@ -31,6 +32,20 @@ public final class HeaderReads {
     if (!paused) {
       cookies = true;
     }
+  }
+
+  void parameter(String name) {
+    if (!paused) {
+      parameters.add(name);
+    }
+  }
+
+  /**
+   * The ignored query parameters (tracking parameters, not part of the page's key) the handler
+   * asked for by name: evidence that its pages depend on them.
+   */
+  public Set<String> ignoredParameters() {
+    return parameters;
   }
 
   /** Reads between an async dispatch and the filter (filters before PageCache's) are not the page's. */

@@ -11,10 +11,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collections;
 import java.util.Enumeration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
+import org.pagecache.internal.key.QueryParams;
 
 /**
  * The request as the handler sees it while a page is being built for the cache. It asks for the
@@ -31,6 +34,12 @@ import java.util.Set;
  * page is built for sharing, what the handler uses of the session is recorded in
  * {@link #sessionReads()}: the session it gets is a {@link WatchedSession}, and reading a CSRF token
  * a security filter put in the request (it comes from the session) counts as a use.
+ *
+ * <p>Query parameters left out of the page's key ({@link #hideParameters}: tracking parameters) are
+ * still there when the handler asks for one by name, and asking is recorded
+ * ({@link HeaderReads#ignoredParameters()}); they are left out of {@code getParameterNames},
+ * {@code getParameterMap} and {@code getQueryString}, so a page that echoes every parameter (a
+ * form's hidden fields, a data binder) does not show the first visitor's click id to everyone.
  */
 public final class WatchedRequest extends HttpServletRequestWrapper {
   private static final Set<String> HIDDEN = Set.of("range", "if-range", "if-none-match",
@@ -44,6 +53,8 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   private volatile boolean asyncCaptured;
   private final HeaderReads reads;
   private final SessionReads sessionReads;
+  /** Decoded names of the parameters left out of the key; null when none are. */
+  private volatile Predicate<String> hiddenParameters;
 
   /**
    * Request attributes through which a filter before PageCache hands the page a token kept in the
@@ -77,6 +88,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   public WatchedRequest continuing(HttpServletRequest dispatched) {
     WatchedRequest next = new WatchedRequest(dispatched, capture, shared, conditions, reads, sessionReads);
     next.async = async;
+    next.hiddenParameters = hiddenParameters;
     return next;
   }
 
@@ -133,6 +145,64 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
       sessionReads.used("csrf-token");
     }
     return value;
+  }
+
+  /**
+   * Query parameters the page's key leaves out (decoded names): kept from the enumerations and the
+   * query string, recorded when asked for by name. Only for a page built for sharing.
+   */
+  public WatchedRequest hideParameters(Predicate<String> hidden) {
+    this.hiddenParameters = shared ? hidden : null;
+    return this;
+  }
+
+  private boolean hiddenParameter(String name) {
+    Predicate<String> hidden = hiddenParameters;
+    return hidden != null && hidden.test(name);
+  }
+
+  @Override
+  public String getParameter(String name) {
+    if (hiddenParameter(name)) {
+      reads.parameter(name);
+    }
+    return super.getParameter(name);
+  }
+
+  @Override
+  public String[] getParameterValues(String name) {
+    if (hiddenParameter(name)) {
+      reads.parameter(name);
+    }
+    return super.getParameterValues(name);
+  }
+
+  @Override
+  public Enumeration<String> getParameterNames() {
+    if (hiddenParameters == null) {
+      return super.getParameterNames();
+    }
+    List<String> names = Collections.list(super.getParameterNames());
+    names.removeIf(this::hiddenParameter);
+    return Collections.enumeration(names);
+  }
+
+  @Override
+  public Map<String, String[]> getParameterMap() {
+    Map<String, String[]> all = super.getParameterMap();
+    if (hiddenParameters == null || all.keySet().stream().noneMatch(this::hiddenParameter)) {
+      return all;
+    }
+    Map<String, String[]> shown = new LinkedHashMap<>(all);
+    shown.keySet().removeIf(this::hiddenParameter);
+    return Collections.unmodifiableMap(shown);
+  }
+
+  @Override
+  public String getQueryString() {
+    String query = super.getQueryString();
+    Predicate<String> hidden = hiddenParameters;
+    return hidden == null ? query : QueryParams.without(query, hidden);
   }
 
   /** The headers and cookies the handler has read so far. */

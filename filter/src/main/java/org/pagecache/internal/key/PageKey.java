@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 
 /**
  * The canonical identity of a page: everything that makes two requests get different pages, in a
@@ -22,12 +23,21 @@ public final class PageKey {
    */
   public static String canonical(String scheme, String host, int port, String path, String query,
       List<String[]> vary) {
+    return canonical(scheme, host, port, path, query, null, vary);
+  }
+
+  /**
+   * As above, leaving out the query segments {@code dropped} matches (ignored tracking parameters,
+   * {@link IgnoredParameters#ignoredSegment}); null drops none.
+   */
+  public static String canonical(String scheme, String host, int port, String path, String query,
+      Predicate<String> dropped, List<String[]> vary) {
     StringBuilder sb = new StringBuilder(64 + path.length() + (query == null ? 0 : query.length()));
     part(sb, scheme == null ? "" : scheme.toLowerCase(Locale.ROOT));
     part(sb, host == null ? "" : host.toLowerCase(Locale.ROOT));
     part(sb, Integer.toString(port));
     part(sb, path);
-    List<String> params = sortedParams(query);
+    List<String> params = sortedParams(query, dropped);
     part(sb, Integer.toString(params.size()));
     params.forEach(p -> part(sb, p));
     for (String[] h : vary) {
@@ -43,13 +53,13 @@ public final class PageKey {
    * {@code ?t=b&t=a} stays apart from {@code ?t=a&t=b}, since an application reading
    * {@code getParameterValues("t")} sees the values in their order.
    */
-  static List<String> sortedParams(String query) {
+  static List<String> sortedParams(String query, Predicate<String> dropped) {
     if (query == null || query.isEmpty()) {
       return List.of();
     }
     List<String> params = new ArrayList<>();
     for (String p : query.split("&")) {
-      if (!p.isEmpty()) {
+      if (!p.isEmpty() && (dropped == null || !dropped.test(p))) {
         params.add(p);
       }
     }

@@ -4,6 +4,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
 import org.pagecache.store.Namespace;
 
 /**
@@ -17,9 +19,16 @@ import org.pagecache.store.Namespace;
  */
 public final class PageKeys {
   private final Namespace namespace;
+  private final IgnoredParameters ignoredParameters;
 
   public PageKeys(Namespace namespace) {
+    this(namespace, IgnoredParameters.none());
+  }
+
+  /** @param ignoredParameters query parameters left out of keys, unless a handler's builds read them */
+  public PageKeys(Namespace namespace, IgnoredParameters ignoredParameters) {
     this.namespace = namespace;
+    this.ignoredParameters = ignoredParameters;
   }
 
   /** The key of the page this request gets from the handler. */
@@ -30,7 +39,7 @@ public final class PageKeys {
     }
     parts.addAll(requestParts);
     return namespace.page(handler, PageKey.canonical(req.getScheme(), req.getServerName(), req.getServerPort(),
-        req.getRequestURI(), req.getQueryString(), parts));
+        req.getRequestURI(), req.getQueryString(), dropped(), parts));
   }
 
   /**
@@ -43,8 +52,21 @@ public final class PageKeys {
     for (String name : varyHeaders) {
       parts.add(new String[] {name, ""});
     }
+    Set<String> keyed = ignoredParameters.keyedBy(handler);
+    if (!keyed.isEmpty()) { // in the order RequestParts.of puts them: parameters, then cookies
+      parts.addAll(RequestParts.parameterParts(rawQuery, keyed));
+    }
     parts.addAll(RequestParts.ofPlainRequest(varyCookies));
-    return namespace.page(handler, PageKey.canonical(scheme, host, port, rawPath, rawQuery, parts));
+    return namespace.page(handler, PageKey.canonical(scheme, host, port, rawPath, rawQuery, dropped(), parts));
+  }
+
+  /** The query segments no key holds: ignored parameters (those a handler read are key parts of their own). */
+  private Predicate<String> dropped() {
+    return ignoredParameters.ignoresNone() ? null : ignoredParameters::ignoredSegment;
+  }
+
+  public IgnoredParameters ignoredParameters() {
+    return ignoredParameters;
   }
 
   /**

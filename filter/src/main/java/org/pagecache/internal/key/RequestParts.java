@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What of a request, besides its URL and the headers a policy varies on, decides which page it
@@ -18,12 +19,15 @@ import java.util.Map;
  *   <li>A method override ({@link #METHOD_OVERRIDES}) bypasses: a framework that honours it treats
  *       the GET as a DELETE or a POST, whose answer is not a page to share, under any key.
  *   <li>Cookies follow the policy's cookie rule ({@code cookies=}); ignored cookies never count.
+ *   <li>Ignored query parameters ({@link IgnoredParameters}) are out of the key, except those the
+ *       handler's builds were seen reading: each of these is a part {@code param:NAME} with the raw
+ *       {@code name=value} segments, so the build of a page knows which of them its key covers.
  * </ul>
  *
  * @param bypass   null when the request may use the cache, else the reason it may not
  * @param cookies  the names of the cookies that made it bypass (names only, never values)
  * @param keyParts name/value pairs to add to the page key (names are lower case; cookies are
- *                 {@code cookie:NAME}, which no header name can spell)
+ *                 {@code cookie:NAME} and query parameters {@code param:NAME}, which no header name can spell)
  */
 public record RequestParts(String bypass, List<String> cookies, List<String[]> keyParts) {
   /** Headers that say which host, scheme, port or path the request is for; keyed whenever present. */
@@ -48,12 +52,18 @@ public record RequestParts(String bypass, List<String> cookies, List<String[]> k
    */
   public static RequestParts of(HttpServletRequest req, boolean cookiesIgnored, List<String> varyCookies,
       IgnoredCookies ignored, String sessionCookie) {
+    return of(req, cookiesIgnored, varyCookies, ignored, sessionCookie, Set.of());
+  }
+
+  /** @param keyedParameters the ignored query parameters the handler's builds read ({@link IgnoredParameters#keyedBy}) */
+  public static RequestParts of(HttpServletRequest req, boolean cookiesIgnored, List<String> varyCookies,
+      IgnoredCookies ignored, String sessionCookie, Set<String> keyedParameters) {
     for (String name : METHOD_OVERRIDES) {
       if (req.getHeader(name) != null) {
         return new RequestParts("method-override", List.of(), List.of());
       }
     }
-    List<String[]> parts = null;
+    List<String[]> parts = keyedParameters.isEmpty() ? null : parameterParts(req.getQueryString(), keyedParameters);
     for (String name : SITE_HEADERS) {
       String value = joined(req, name);
       if (value != null) {
@@ -94,6 +104,29 @@ public record RequestParts(String bypass, List<String> cookies, List<String[]> k
       parts.add(new String[] {"cookie:" + name, null});
     }
     return parts;
+  }
+
+  /** A part {@code param:NAME} for each parameter, absent or not, so a visitor without it has one entry. */
+  static List<String[]> parameterParts(String rawQuery, Set<String> names) {
+    List<String[]> parts = new ArrayList<>(names.size() + 2);
+    for (String name : names.stream().sorted().toList()) {
+      parts.add(new String[] {PARAM + name, QueryParams.rawValues(rawQuery, name)});
+    }
+    return parts;
+  }
+
+  private static final String PARAM = "param:";
+
+  /** The ignored query parameters this request's key covers (the handler's builds read them). */
+  public Set<String> keyedParameters() {
+    Set<String> names = null;
+    for (String[] part : keyParts) {
+      if (part[0].startsWith(PARAM)) {
+        names = names == null ? new java.util.HashSet<>() : names;
+        names.add(part[0].substring(PARAM.length()));
+      }
+    }
+    return names == null ? Set.of() : names;
   }
 
   /** Every value of a header, repeated headers included, in order; null when absent. */

@@ -159,6 +159,7 @@ public final class HandlerRecorder {
   private final Cache<String, LongAdder[]> cookieBypasses = evidence();
   private final Cache<String, LongAdder> unkeyedHeaders = evidence();
   private final Cache<String, LongAdder> sessionBypasses = evidence();
+  private final Cache<String, LongAdder> keyedParameters = evidence();
   /** Names the handler's code chose (not the request), so a bounded set is enough. */
   private final Set<String> sessionAttributesRead = ConcurrentHashMap.newKeySet();
 
@@ -235,6 +236,20 @@ public final class HandlerRecorder {
   /** Bypasses by reason since start, as a sorted snapshot (for the admin page and api/stats). */
   public Map<String, Long> bypassesByReason() {
     return sums(bypassReasons);
+  }
+
+  /**
+   * Counts a build in which the handler read an ignored query parameter (a tracking parameter)
+   * that its key left out: the parameter is part of the handler's keys from then on.
+   */
+  public void parameterKeyed(String name) {
+    keyedParameters.get(name, n -> new LongAdder()).increment();
+  }
+
+  /** Per ignored query parameter the handler's builds read (now part of its keys): the builds that read it unkeyed. */
+  public Map<String, Long> keyedParameters() {
+    keyedParameters.cleanUp();
+    return sums(keyedParameters.asMap());
   }
 
   /** Per header name: builds in which the handler read it though it is not part of the key. */
