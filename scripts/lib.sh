@@ -12,7 +12,7 @@ apt_updated=""
 # ensure_package BINARY PACKAGE: installs PACKAGE from Debian's packages when BINARY is missing.
 ensure_package() {
   local binary=$1 package=$2
-  if command -v "$binary" >/dev/null 2>&1 || [ -x "/usr/bin/$binary" ]; then return 0; fi
+  if command -v "$binary" >/dev/null 2>&1 || [ -x "/usr/bin/$binary" ] || [ -x "/usr/sbin/$binary" ]; then return 0; fi
   echo "==> $binary not found: installing Debian package $package"
   if [ -z "$apt_updated" ]; then
     as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq || return 1

@@ -99,7 +99,7 @@ public final class PageCache implements AutoCloseable {
     // One client per node behind this class's own ring: each node judged on its own (docs/failures.md).
     Store s = ClusterStore.connect(new ClusterStore.Settings(config.serverList, config.gutterList, config.gutterTtl,
         config.pools, config.policies.pools(), config.policies.defaultPool(), config.binaryProtocol, config.connectTimeout, config.opTimeout, config.poolSize, config.namespace,
-        config.clock, config.retryInterval));
+        config.clock, config.retryInterval, config.proxy));
     log.info("pagecache: using {}", s.describe());
     return s;
   }

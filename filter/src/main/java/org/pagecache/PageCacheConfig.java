@@ -17,6 +17,7 @@ import org.pagecache.internal.config.Durations;
 import org.pagecache.internal.config.Specs;
 import org.pagecache.internal.key.IgnoredCookies;
 import org.pagecache.internal.key.IgnoredParameters;
+import org.pagecache.internal.nodes.ClusterStore;
 import org.pagecache.store.Namespace;
 import org.pagecache.store.ServerList;
 import org.pagecache.store.Store;
@@ -50,6 +51,7 @@ public final class PageCacheConfig {
     d.put("memcached.op.timeout", "200ms");
     d.put("memcached.connect.timeout", "1s");
     d.put("memcached.pool.size", "1");
+    d.put("memcached.proxy", "auto");
     d.put("memcached.remote", "");
     d.put("memcached.remote.backlog", "10000");
     d.put("memcached.warm.from", "");
@@ -88,6 +90,8 @@ public final class PageCacheConfig {
   final Duration opTimeout;
   final Duration connectTimeout;
   final int poolSize;
+  /** memcached.proxy: whether the servers are memcached proxies (twemproxy, mcrouter). */
+  final ClusterStore.ProxyMode proxy;
   /** The other clusters and the warm-up (issue 19): memcached.remote, .remote.backlog, .warm.from, .warm.for. */
   final ClusterSettings clusters;
   /** The gutter pool parsed at start-up; null when there is none. */
@@ -149,6 +153,7 @@ public final class PageCacheConfig {
     opTimeout = check(errors, () -> positive("memcached.op.timeout", v), Duration.ofMillis(200));
     connectTimeout = check(errors, () -> positive("memcached.connect.timeout", v), Duration.ofSeconds(1));
     poolSize = check(errors, () -> ParameterValues.positiveInt("memcached.pool.size", v.get("memcached.pool.size"), 64), 1);
+    proxy = check(errors, () -> proxyMode(v.get("memcached.proxy"), binaryProtocol), ClusterStore.ProxyMode.AUTO);
     clusters = check(errors, () -> ClusterSettings.parse(v.get("memcached.remote"), v.get("memcached.remote.backlog"),
         v.get("memcached.warm.from"), v.get("memcached.warm.for"), serverList), ClusterSettings.NONE);
     String gutter = v.get("memcached.gutter").trim();
@@ -450,6 +455,22 @@ public final class PageCacheConfig {
     }
     throw new IllegalArgumentException("online: '" + value
         + "' is not off, on, or cookie:NAME (count visitors by a cookie the application already sets)");
+  }
+
+  /** Proxies speak memcached's text protocol only (twemproxy and mcrouter have no binary protocol). */
+  private static ClusterStore.ProxyMode proxyMode(String value, boolean binary) {
+    ClusterStore.ProxyMode mode = switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "auto" -> ClusterStore.ProxyMode.AUTO;
+      case "on" -> ClusterStore.ProxyMode.ON;
+      case "off" -> ClusterStore.ProxyMode.OFF;
+      default -> throw new IllegalArgumentException("memcached.proxy: '" + value + "' is not auto, on or off"
+          + " (on: every server is a memcached proxy such as twemproxy or mcrouter)");
+    };
+    if (mode == ClusterStore.ProxyMode.ON && binary) {
+      throw new IllegalArgumentException("memcached.proxy: 'on' needs memcached.protocol=text: memcached proxies"
+          + " (twemproxy, mcrouter) speak the text protocol only");
+    }
+    return mode;
   }
 
   private static boolean protocol(String value) {

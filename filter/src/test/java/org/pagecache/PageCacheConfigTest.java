@@ -76,6 +76,21 @@ class PageCacheConfigTest {
   }
 
   @Test
+  void memcachedProxyIsAutoOnOrOffAndOnNeedsTheTextProtocol() {
+    assertEquals(org.pagecache.internal.nodes.ClusterStore.ProxyMode.AUTO, config(Map.of(), Map.of(), Map.of()).proxy);
+    assertEquals(org.pagecache.internal.nodes.ClusterStore.ProxyMode.ON,
+        config(Map.of("memcached.proxy", " ON "), Map.of(), Map.of()).proxy);
+    assertEquals("PageCache configuration is invalid:\n  memcached.proxy: 'twemproxy' is not auto, on or off"
+        + " (on: every server is a memcached proxy such as twemproxy or mcrouter)",
+        assertThrows(IllegalArgumentException.class,
+            () -> config(Map.of("memcached.proxy", "twemproxy"), Map.of(), Map.of())).getMessage());
+    assertEquals("PageCache configuration is invalid:\n  memcached.proxy: 'on' needs memcached.protocol=text:"
+        + " memcached proxies (twemproxy, mcrouter) speak the text protocol only",
+        assertThrows(IllegalArgumentException.class, () -> config(
+            Map.of("memcached.proxy", "on", "memcached.protocol", "binary"), Map.of(), Map.of())).getMessage());
+  }
+
+  @Test
   void valuesThatWouldBreakResponsesOrMemcachedAreRefusedAtStart() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> config(
         Map.of("header", "Content-Length", "memcached.servers", "localhost", "lock.ttl", "31d",

@@ -12,7 +12,7 @@ import org.pagecache.store.ServerList;
 /**
  * Connects the nodes of every pool (one client per node, each connect bounded by the connect
  * timeout) and gives each its breaker and its way back after an outage: a main node of several
- * and a named pool's node are emptied on return, the gutter's and a lone main node are not.
+ * and a named pool's node are emptied on return, the gutter's, a lone main node and a proxy are not.
  */
 final class ClusterNodes {
   /** The pools, by name: {@code main} first, then {@code gutter} when there is one, then the named ones. */
@@ -47,9 +47,11 @@ final class ClusterNodes {
       String hostPort = servers.hostPort(i);
       NodeClient client = NodeClient.connect(hostPort, address, new MemcachedStore.Settings(
           new ServerList(List.of(address), List.of(servers.weightList().get(i))), s.binary(), s.connectTimeout(),
-          s.opTimeout(), s.poolSize()));
-      // Reachable through a client again (the old connection, or a new one), then emptied.
-      BooleanSupplier rejoin = emptied ? () -> client.reconnect() && RawCommands.flushAll(address, timeout)
+          s.opTimeout(), s.poolSize()), s.proxy());
+      // Reachable through a client again (the old connection, or a new one), then emptied, unless it
+      // is a proxy: twemproxy refuses flush_all, mcrouter would empty every server behind it.
+      BooleanSupplier rejoin = emptied
+          ? () -> client.reconnect() && (client.proxy() || RawCommands.flushAll(address, timeout))
           : client::reconnect;
       String label = name.equals(ClusterStore.MAIN) ? hostPort : hostPort + " (" + name + ")";
       NodeHealth health = new NodeHealth(label, s.clock(), s.retryInterval().toMillis(), rejoin, whileDown);

@@ -50,18 +50,45 @@ public final class ClusterStore implements Store {
    */
   public record Settings(ServerList main, ServerList gutter, Duration gutterTtl, Map<String, ServerList> pools,
       Map<String, String> poolByHandler, String defaultPool, boolean binary, Duration connectTimeout,
-      Duration opTimeout, int poolSize, Namespace namespace, Clock clock, Duration retryInterval) {
+      Duration opTimeout, int poolSize, Namespace namespace, Clock clock, Duration retryInterval, ProxyMode proxy) {
+
+    /** Servers seen refusing {@code stats} are taken for proxies ({@code memcached.proxy=auto}). */
+    public Settings(ServerList main, ServerList gutter, Duration gutterTtl, Map<String, ServerList> pools,
+        Map<String, String> poolByHandler, String defaultPool, boolean binary, Duration connectTimeout,
+        Duration opTimeout, int poolSize, Namespace namespace, Clock clock, Duration retryInterval) {
+      this(main, gutter, gutterTtl, pools, poolByHandler, defaultPool, binary, connectTimeout, opTimeout, poolSize,
+          namespace, clock, retryInterval, ProxyMode.AUTO);
+    }
 
     /** A main cluster and a gutter, no named pools. */
     public Settings(ServerList main, ServerList gutter, Duration gutterTtl, boolean binary, Duration connectTimeout,
         Duration opTimeout, int poolSize, Namespace namespace, Clock clock, Duration retryInterval) {
       this(main, gutter, gutterTtl, Map.of(), Map.of(), "", binary, connectTimeout, opTimeout, poolSize, namespace,
-          clock, retryInterval);
+          clock, retryInterval, ProxyMode.AUTO);
     }
+  }
+
+  /**
+   * Whether the servers are memcached proxies (twemproxy, mcrouter) rather than memcached itself
+   * ({@code memcached.proxy}): a proxy is never sent {@code stats} or {@code flush_all}, and an
+   * error it answers is about a server behind it, so it does not count against the proxy's breaker.
+   */
+  public enum ProxyMode {
+    /** A server that answers data commands but refuses {@code stats} is a proxy (twemproxy does). */
+    AUTO,
+    /** Every server is a proxy (mcrouter answers stats of its own, so it is not recognised). */
+    ON,
+    /** No server is a proxy. */
+    OFF
   }
 
   /** A node's state as the admin page and the metrics show it. */
   public record NodeState(String name, String pool, boolean down, long outages) {}
+
+  /** True when the node is a memcached proxy (said, or recognised): never flushed, never asked for stats. */
+  public boolean isProxy(int mainNode) {
+    return main.nodes().get(mainNode).store.proxy();
+  }
 
   static final String MAIN = "main";
   static final String GUTTER = "gutter";
@@ -302,7 +329,7 @@ public final class ClusterStore implements Store {
     }
     Node owner = poolOf(key).owner(key);
     Node node = target(key);
-    if (node != owner && !owner.emptiedOnReturn) {
+    if (node != owner && !owner.emptiedOnReturn()) {
       throw new StoreException("memcached " + owner.name + " is down: the entry would come back with it");
     }
     return node != null && node.call(() -> node.store.delete(key));

@@ -143,7 +143,7 @@ final class ControlReplicas {
 
   /** A node that missed a control write would answer an older value: out, and emptied before it is read again. */
   private void missedWrite(Node n, StoreException e) {
-    if (several()) {
+    if (several() && !n.store.answeredByProxy(e)) { // a proxy is never emptied: taking it out would gain nothing
       n.health.forceDown(Node.cause(e));
     }
   }
