@@ -29,7 +29,7 @@ final class AnonymousSessions {
     if (policy.allowSessions() || req.getRequestedSessionId() == null) {
       return null;
     }
-    String cause = cause(req, policy, stats.sessionAttributesRead());
+    String cause = cause(req, policy, stats.sessionAttributesRead(), SignedInVisitors.signedIn(req));
     if (cause == null) {
       return null;
     }
@@ -37,12 +37,13 @@ final class AnonymousSessions {
     return BYPASS;
   }
 
-  private static String cause(HttpServletRequest req, CachePolicy policy, Set<String> readByBuilds) {
+  /** @param signedIn a signed-in visitor the policy serves from the cache ({@link SignedInVisitors}) */
+  private static String cause(HttpServletRequest req, CachePolicy policy, Set<String> readByBuilds, boolean signedIn) {
     if (!policy.anonymousSessions()) {
       return "sessions=off";
     }
     // A signed-in user's page is theirs (Spring Security's wrapper answers null for an anonymous token).
-    if ((req.getUserPrincipal() != null || req.getRemoteUser() != null) && !policy.allowAuthorized()) {
+    if (!signedIn && (req.getUserPrincipal() != null || req.getRemoteUser() != null) && !policy.allowAuthorized()) {
       return "user";
     }
     // Asked for even when no attribute matters: a page served from the cache must keep the visitor's
@@ -75,8 +76,12 @@ final class AnonymousSessions {
     if (use == null && !c.passedThrough()) {
       use = SessionValuesInBody.find(original.getSession(false), c.body());
     }
+    if (use == null && !c.passedThrough()) {
+      use = SignedInVisitors.nameInBody(original, c.body());
+    }
     if (use != null) {
       stats.sessionBypass(use);
+      SignedInVisitors.notShared(original, use, stats);
     }
     return use;
   }

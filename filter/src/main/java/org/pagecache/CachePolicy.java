@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.pagecache.internal.config.Durations;
 import org.pagecache.internal.config.Specs;
+import org.pagecache.internal.fragments.SignedInRule;
 
 /**
  * How the pages of one handler are cached. Written as a one-line spec, e.g. in web.xml:
@@ -38,6 +39,10 @@ import org.pagecache.internal.config.Specs;
  *   <tr><td>harmless</td><td>request headers the handler reads that do not change its pages (|-separated)</td></tr>
  *   <tr><td>invalidate</td><td>on (default): a successful POST, PUT, DELETE... evicts the page at its URL
  *       and at its same-host Location/Content-Location; off: it does not</td></tr>
+ *   <tr><td>signed-in</td><td>bypass (default): requests of a signed-in visitor go to the handler; shared,
+ *       roles:A|B, context or user: they are served from the cache, one page per group computed from the
+ *       principal, with their fragments filled in for them, and a build is shared only if it read nothing
+ *       personal outside its fragments (docs/fragments.md)</td></tr>
  * </table>
  *
  * @param handler the handler's name: the servlet's name, {@link PageCache#HANDLER_ATTRIBUTE}, or
@@ -70,6 +75,8 @@ import org.pagecache.internal.config.Specs;
  * @param anonymousSessions true ({@code sessions=anonymous}, the default): a request with a session id
  *     and no authenticated user may be served from the cache, and shares its build only when the
  *     build used nothing of the session; false ({@code sessions=off}): every such request bypasses
+ * @param signedIn how signed-in visitors are served ({@code signed-in=}): {@code bypass} (the default),
+ *     {@code shared}, {@code roles:A|B}, {@code context} or {@code user} (docs/fragments.md)
  */
 public record CachePolicy(
     String handler,
@@ -89,12 +96,13 @@ public record CachePolicy(
     List<String> harmless,
     String pool,
     boolean invalidateOnWrite,
-    boolean anonymousSessions) {
+    boolean anonymousSessions,
+    String signedIn) {
 
   /** The statuses cached when a policy sets no {@code statuses}: 200, 203, 300, 301 and 308. */
   public static final Set<Integer> DEFAULT_STATUSES = Set.of(200, 203, 300, 301, 308);
   private static final String KEYS = "ttl, grace, vary, statuses, paths, cache-control, ttl-max, authorized,"
-      + " sessions, early-refresh, enabled, cookies, headers, harmless, pool, invalidate";
+      + " sessions, early-refresh, enabled, cookies, headers, harmless, pool, invalidate, signed-in";
 
   /**
    * Copies the lists and the set, so a policy never changes once made. Values are not checked
@@ -110,13 +118,14 @@ public record CachePolicy(
   /** The policy every handler gets unless configured otherwise. */
   public static CachePolicy defaults(String handler, Duration ttl, Duration grace) {
     return new CachePolicy(handler, ttl, grace, List.of(), DEFAULT_STATUSES, List.of(), false,
-        Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of(), "", true, true);
+        Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of(), "", true, true, "bypass");
   }
 
   /** This policy under another handler's name (a configured default applied to a handler). */
   CachePolicy named(String name) {
     return new CachePolicy(name, ttl, grace, vary, statuses, paths, honorCacheControl, ttlMax, allowAuthorized,
-        allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless, pool, invalidateOnWrite, anonymousSessions);
+        allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless, pool, invalidateOnWrite, anonymousSessions,
+        signedIn);
   }
 
   /**
@@ -147,6 +156,7 @@ public record CachePolicy(
     List<String> harmless = this.harmless;
     boolean invalidate = invalidateOnWrite;
     String pool = this.pool;
+    String signedIn = this.signedIn;
     for (Specs.Item item : Specs.keyValues(spec)) {
       if (!item.wellFormed()) {
         throw new IllegalArgumentException(param + ": '" + item.text()
@@ -176,6 +186,7 @@ public record CachePolicy(
         case "harmless" -> harmless = headerNames(p, value);
         case "pool" -> pool = poolName(p, value);
         case "invalidate" -> invalidate = ParameterValues.bool(p, value);
+        case "signed-in" -> signedIn = SignedInRule.parse(p, value).spec();
         default -> throw new IllegalArgumentException(p + ": unknown key '" + key
             + "'; keys: " + KEYS);
       }
@@ -184,7 +195,7 @@ public record CachePolicy(
       throw new IllegalArgumentException(param + ".ttl: '0s' must be at least 1s; use enabled=false to turn caching off");
     }
     return new CachePolicy(handler, ttl, grace, vary, statuses, paths, cc, ttlMax, auth, sessions, early, enabled,
-        cookies, strict, harmless, pool, invalidate, anonymous);
+        cookies, strict, harmless, pool, invalidate, anonymous, signedIn);
   }
 
   /** {@code allow}, {@code anonymous} or {@code off}; the switch words of other keys are accepted too. */
@@ -216,7 +227,13 @@ public record CachePolicy(
         + (strictHeaders ? ", headers=strict" : "")
         + (harmless.isEmpty() ? "" : ", harmless=" + String.join("|", harmless))
         + (pool.isEmpty() ? "" : ", pool=" + pool)
-        + (invalidateOnWrite ? "" : ", invalidate=off");
+        + (invalidateOnWrite ? "" : ", invalidate=off")
+        + (signedInRule().mode() == SignedInRule.Mode.BYPASS ? "" : ", signed-in=" + signedIn);
+  }
+
+  /** How this policy serves signed-in visitors, parsed. */
+  SignedInRule signedInRule() {
+    return SignedInRule.of(signedIn);
   }
 
   /** A pool's name as {@code memcached.pools} defines them; whether it is defined is checked at start-up. */

@@ -1,12 +1,15 @@
 package org.pagecache;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Function;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.Counters;
 import org.pagecache.internal.cluster.Clusters;
 import org.pagecache.internal.counters.VisitorId;
+import org.pagecache.internal.fragments.Fragments;
 import org.pagecache.internal.freshness.RebuildLock;
 import org.pagecache.internal.freshness.TagVersions;
 import org.pagecache.internal.freshness.UpdateTokens;
@@ -46,6 +49,10 @@ final class Engine {
   /** Requests of this JVM waiting together for a page nothing has built yet. */
   final WaitingList waiting = new WaitingList();
   final LiveCounts live;
+  /** The application's fragment renderers ({@link PageCache#fragment(String, PageCache.Fragment)}). */
+  final Fragments fragments;
+  /** The application's group of a signed-in visitor for {@code signed-in=context}; null until it sets one. */
+  volatile Function<HttpServletRequest, String> userContext;
   /** The other memcached clusters: invalidations broadcast, misses copied while warming (memcached.remote). */
   final Clusters clusters;
   /** How visitors are told apart for the online count; null when {@code online=off}. */
@@ -74,7 +81,8 @@ final class Engine {
         .sink(config.countSink != null ? config.countSink : CountSink.NONE)
         .countOnline(!config.online.equals("off"))
         .build();
-    this.live = new LiveCounts(counters);
+    this.fragments = new Fragments(config.fragmentsTimeout.toMillis());
+    this.live = new LiveCounts(counters, fragments);
     this.site = new SiteTotals(this.store, config.namespace, recorder, tokens, clock);
     this.clusters = Clusters.start(config.clusters, new Clusters.Local(this.store, tokens, tags, codec,
         config.namespace, clock, config.retryInterval),

@@ -1,26 +1,35 @@
 package org.pagecache;
 
 import jakarta.servlet.ServletRequest;
+import jakarta.servlet.http.HttpServletRequest;
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.StandardCharsets;
+import java.nio.charset.UnsupportedCharsetException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.pagecache.counters.Counters;
-import org.pagecache.internal.counters.Placeholders;
+import org.pagecache.internal.fragments.Fragments;
+import org.pagecache.internal.fragments.Placeholders;
+import org.pagecache.internal.fragments.Placeholders.Placeholder;
+import org.pagecache.internal.stats.HandlerRecorder;
 
 /**
- * Keeps counters live on cached pages: counts the views a page declared on every serve (hit or
- * miss), and fills counter placeholders into the body at serve time while the stored page keeps
- * them. Bodies are handled as ISO-8859-1 text: every byte maps to one char and back, so pages in
- * any ASCII-compatible charset (UTF-8, windows-1251, ...) round-trip byte for byte around the
- * ASCII placeholders.
+ * Fills in what a cached page shows live, each time it is served, through the one placeholder
+ * mechanism ({@link Placeholders}): counts the views a page declared (hit or miss), and replaces its
+ * placeholders in page order with the counts (one multi-get), how this copy was served, and the
+ * application's fragments for this visitor ({@link Fragments}). The stored page keeps them.
  */
 final class LiveCounts {
   private final Counters counters;
+  private final Fragments fragments;
 
-  LiveCounts(Counters counters) {
+  LiveCounts(Counters counters, Fragments fragments) {
     this.counters = counters;
+    this.fragments = fragments;
   }
 
   /** Counts one view of each object; returns the new counts (reused when rendering the page). */
@@ -44,17 +53,51 @@ final class LiveCounts {
   }
 
   /**
-   * The body with current values in its placeholders; {@code known} are counts already at hand,
-   * {@code cache} how this response is served (HIT, MISS, ...).
+   * The body with current values in its placeholders, for the visitor of {@code req}.
+   *
+   * @param contentType the page's Content-Type: fragments are written in its charset (UTF-8 when it names none)
+   * @param known counts already at hand
+   * @param cache how this response is served (HIT, MISS, ...)
    */
-  byte[] render(byte[] body, Map<String, Long> known, String cache) {
-    String html = new String(body, StandardCharsets.ISO_8859_1);
+  byte[] render(HttpServletRequest req, HandlerRecorder stats, byte[] body, String contentType,
+      Map<String, Long> known, String cache) {
+    List<Placeholder> found = Placeholders.find(body);
+    if (found.isEmpty()) {
+      return body;
+    }
     Map<String, Long> views = new LinkedHashMap<>(known);
-    List<String> missing = Placeholders.viewKeys(html).stream().filter(k -> !views.containsKey(k)).toList();
+    List<String> missing = Placeholders.viewKeys(found).stream().filter(k -> !views.containsKey(k)).toList();
     if (!missing.isEmpty()) {
       views.putAll(counters.views(missing));
     }
-    long online = Placeholders.wantsOnline(html) ? counters.online() : -1;
-    return Placeholders.render(html, views, online, cache).getBytes(StandardCharsets.ISO_8859_1);
+    long online = Placeholders.wantsOnline(found) ? counters.online() : -1;
+    Charset charset = charset(contentType);
+    return Placeholders.render(body, found, p -> switch (p.kind()) {
+      case VIEWS -> digits(views.get(p.arg()));
+      case ONLINE -> digits(online);
+      case CACHE -> cache == null ? null : cache.getBytes(StandardCharsets.US_ASCII);
+      case FRAGMENT -> fragments.render(p.arg(), req, charset, stats);
+    });
+  }
+
+  /** A count as plain digits; an unknown or unavailable one as nothing, so a page never shows a broken value. */
+  private static byte[] digits(Long value) {
+    return value == null || value < 0 ? new byte[0] : Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  static Charset charset(String contentType) {
+    if (contentType != null) {
+      for (String param : contentType.split(";")) {
+        String p = param.trim();
+        if (p.toLowerCase(Locale.ROOT).startsWith("charset=")) {
+          try {
+            return Charset.forName(p.substring("charset=".length()).replace("\"", "").trim());
+          } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+            return StandardCharsets.UTF_8;
+          }
+        }
+      }
+    }
+    return StandardCharsets.UTF_8;
   }
 }

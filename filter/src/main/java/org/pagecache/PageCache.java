@@ -3,8 +3,10 @@ package org.pagecache;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRegistration;
 import jakarta.servlet.ServletRequest;
+import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -22,6 +24,9 @@ import org.pagecache.internal.sitewide.SiteTotals;
 import org.pagecache.counters.Counters;
 import org.pagecache.internal.nodes.ClusterStore;
 import org.pagecache.internal.near.NearCache;
+import org.pagecache.internal.fragments.Fragments;
+import org.pagecache.internal.fragments.KeptFragment;
+import org.pagecache.internal.fragments.Placeholders;
 import org.pagecache.store.LocalStore;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Store;
@@ -297,7 +302,15 @@ public final class PageCache implements AutoCloseable {
    * @param unkeyedHeaders per request header the handler read though it is not part of the key: the builds that read it
    * @param sessionBypasses per cause (names only): requests with a session that bypassed and builds
    *     not shared because of their session ({@code user}, {@code sessions=off}, {@code attribute:cart},
-   *     {@code csrf-token}, {@code value-of:NAME}...; docs/safety.md, "Sessions")
+   *     {@code csrf-token}, {@code value-of:NAME}...; docs/safety.md, "Sessions"), and signed-in builds
+   *     not shared ({@code principal}, {@code principal-name}, {@code role:NAME}, {@code authorization},
+   *     {@code cookies}) and the signed-in requests sent past the cache after one ({@code signed-in:CAUSE})
+   * @param signedInRequests GET/HEAD requests of signed-in visitors under a policy that serves them
+   *     from the cache ({@code signed-in=} other than bypass)
+   * @param signedInHits those answered with a fresh page from the cache
+   * @param fragments fragments filled in (docs/fragments.md)
+   * @param fragmentNanos the total time their renderers took, in nanoseconds
+   * @param fragmentFailures fragments that gave an empty part (a renderer threw, was too slow or unknown)
    * @param keyedParameters per ignored query parameter (a tracking parameter) the handler's builds
    *     read, which is part of its keys since: the builds that read it while it was not
    */
@@ -305,7 +318,8 @@ public final class PageCache implements AutoCloseable {
       long bypasses, long storeErrors, long builds, long buildNanos, long rebuiltSinceRefresh,
       long lastRefreshMillis, String lastRefreshBy, long lastToken, String trace,
       Map<String, Long> bypassesByReason, Map<String, CookieBypasses> cookieBypasses,
-      Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses, Map<String, Long> keyedParameters) {
+      Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses, Map<String, Long> keyedParameters,
+      long signedInRequests, long signedInHits, long fragments, long fragmentNanos, long fragmentFailures) {
     /** Copies the maps, sorted by name. */
     public HandlerStats {
       keyedParameters = Collections.unmodifiableSortedMap(new TreeMap<>(keyedParameters));
@@ -318,7 +332,7 @@ public final class PageCache implements AutoCloseable {
     /** All zero: a handler not seen yet. */
     static HandlerStats none(String handler) {
       return new HandlerStats(handler, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "", 0, "", Map.of(), Map.of(), Map.of(), Map.of(),
-          Map.of());
+          Map.of(), 0, 0, 0, 0, 0);
     }
 
     /** Hits (fresh and stale) over all requests the cache decided, 0 when none. */
@@ -328,6 +342,18 @@ public final class PageCache implements AutoCloseable {
       return all == 0 ? 0 : (double) served / all;
     }
 
+    /** Signed-in visitors' requests answered from the cache, over all of theirs; 0 when none. */
+    public double signedInHitRatio() {
+      return signedInRequests == 0 ? 0 : (double) signedInHits / signedInRequests;
+    }
+
+    /** The anonymous visitors' hit ratio: the hits and misses of everyone else (fresh hits over hits and misses). */
+    public double anonymousHitRatio() {
+      long anonHits = Math.max(0, hits - signedInHits);
+      long all = Math.max(0, hits + stale + misses + bypasses - signedInRequests);
+      return all == 0 ? 0 : (double) anonHits / all;
+    }
+
     /** The counts of both added up, under this one's name; the bypass reasons are added, the rest is this one's. */
     HandlerStats plus(HandlerStats o) {
       Map<String, Long> reasons = new TreeMap<>(bypassesByReason);
@@ -335,7 +361,9 @@ public final class PageCache implements AutoCloseable {
       return new HandlerStats(handler, hits + o.hits, stale + o.stale, misses + o.misses, rebuilds + o.rebuilds,
           lockWaits + o.lockWaits, bypasses + o.bypasses, storeErrors + o.storeErrors, builds + o.builds,
           buildNanos + o.buildNanos, rebuiltSinceRefresh + o.rebuiltSinceRefresh, lastRefreshMillis,
-          lastRefreshBy, lastToken, trace, reasons, cookieBypasses, unkeyedHeaders, sessionBypasses, keyedParameters);
+          lastRefreshBy, lastToken, trace, reasons, cookieBypasses, unkeyedHeaders, sessionBypasses, keyedParameters,
+          signedInRequests + o.signedInRequests, signedInHits + o.signedInHits, fragments + o.fragments,
+          fragmentNanos + o.fragmentNanos, fragmentFailures + o.fragmentFailures);
     }
   }
 
@@ -476,6 +504,68 @@ public final class PageCache implements AutoCloseable {
       request.setAttribute(name, list);
     }
     return (List<String>) list;
+  }
+
+  // ---- fragments: the personal parts of a shared page (docs/fragments.md) ----
+
+  /**
+   * Renders one fragment of a page for the visitor of {@code request} (the request as the
+   * application sees it: its principal, its session). Runs on the request's thread on every serve of
+   * a page that shows it; its text goes into the page as it is (escape what you put in it). A
+   * renderer that throws or takes longer than {@code fragments.timeout} gives an empty part.
+   */
+  @FunctionalInterface
+  public interface Fragment {
+    String render(HttpServletRequest request) throws Exception;
+  }
+
+  /**
+   * The text a handler writes where fragment {@code name} goes: {@code <!--pagecache:fragment NAME-->}.
+   * The stored page keeps it; each serve replaces it with what the fragment's renderer gives for the
+   * visitor.
+   *
+   * @throws IllegalArgumentException when the name is not 1 to 64 of A-Z a-z 0-9 _ . -
+   */
+  public static String fragment(String name) {
+    return Placeholders.fragment(name);
+  }
+
+  /** Registers (or replaces) the renderer of fragment {@code name}. */
+  public void fragment(String name, Fragment renderer) {
+    engine.fragments.register(name, renderer == null ? null : renderer::render);
+  }
+
+  /**
+   * As {@link #fragment(String, Fragment)}, with the renderer's output kept in memcached for
+   * {@code ttl} per value of {@code per} (a user id, a customer group; hashed into the key, null
+   * means not kept): a cart summary rendered once a minute per user rather than on every page.
+   */
+  public void fragment(String name, Duration ttl, Function<HttpServletRequest, String> per, Fragment renderer) {
+    if (renderer == null || per == null || ttl == null) {
+      throw new IllegalArgumentException("fragment '" + name + "': ttl, per and renderer are required");
+    }
+    engine.fragments.register(name, new KeptFragment(engine.store, config.namespace, name,
+        (int) Math.min(Integer.MAX_VALUE, ttl.toSeconds()), per, renderer::render));
+  }
+
+  /**
+   * Registers a renderer in a web application before its filter has started, from a
+   * ServletContextListener for instance; the filter finds it when it fills the page in.
+   */
+  public static void fragment(ServletContext context, String name, Fragment renderer) {
+    if (renderer == null) {
+      throw new IllegalArgumentException("fragment '" + name + "': the renderer is null");
+    }
+    Fragments.register(context, name, renderer::render);
+  }
+
+  /**
+   * The application's group of a signed-in visitor, for the policies with {@code signed-in=context}:
+   * a customer group, a plan, a locale... computed on the server from the request (its principal).
+   * The value is hashed into the page key; a null or a throw sends the request past the cache.
+   */
+  public void userContext(Function<HttpServletRequest, String> context) {
+    engine.userContext = context;
   }
 
   /** The live view and online counters of this application. */

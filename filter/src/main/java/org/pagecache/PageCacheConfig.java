@@ -70,6 +70,7 @@ public final class PageCacheConfig {
     d.put("header", "X-Cache");
     d.put("lock.ttl", "10s");
     d.put("lock.wait", "3s");
+    d.put("fragments.timeout", "200ms");
     d.put("uncacheable.ttl", "30s");
     d.put("tag.cache", "1s");
     d.put("near.size", "64m");
@@ -110,6 +111,8 @@ public final class PageCacheConfig {
   final String header;
   final Duration lockTtl;
   final Duration lockWait;
+  /** The longest a fragment renderer may take before its part is left empty ({@code fragments.timeout}). */
+  final Duration fragmentsTimeout;
   final Duration uncacheableTtl;
   final Duration tagCache;
   final long nearSize;
@@ -178,6 +181,7 @@ public final class PageCacheConfig {
     header = check(errors, () -> headerName(v.get("header")), "X-Cache");
     lockTtl = check(errors, () -> expiry("lock.ttl", v), Duration.ofSeconds(10));
     lockWait = check(errors, () -> Durations.parse("lock.wait", v.get("lock.wait")), Duration.ofSeconds(3));
+    fragmentsTimeout = check(errors, () -> positive("fragments.timeout", v), Duration.ofMillis(200));
     uncacheableTtl = check(errors, () -> expiry("uncacheable.ttl", v), Duration.ofSeconds(30));
     tagCache = check(errors, () -> Durations.parse("tag.cache", v.get("tag.cache")), Duration.ofSeconds(1));
     nearSize = check(errors, () -> nearSize(v.get("near.size")), 64L * 1024 * 1024);

@@ -73,7 +73,11 @@ final class PageFlow {
     String handler = engine.policies.handlerFor(req);
     CachePolicy policy = engine.policies.policy(handler);
     HandlerRecorder stats = engine.recorder.handler(handler);
-    String skip = requestBypass(req, policy);
+    SignedInVisitors.Visitor visitor = SignedInVisitors.of(req, policy, engine.userContext);
+    String skip = requestBypass(req, policy, visitor != null);
+    if (skip == null && visitor != null) {
+      skip = SignedInVisitors.requestBypass(req, visitor, stats);
+    }
     if (skip == null) {
       skip = AnonymousSessions.requestBypass(req, policy, stats);
     }
@@ -81,6 +85,9 @@ final class PageFlow {
         : RequestParts.of(req, policy.cookies().mode() == CookieRule.Mode.IGNORE,
             policy.cookies().vary(), engine.ignoredCookies, sessionCookie(req),
             engine.keys.ignoredParameters().keyedBy(handler));
+    if (visitor != null && skip == null && parts.bypass() == null) {
+      parts = parts.with(SignedInVisitors.keyPart(visitor)); // the group's pages, never the anonymous ones
+    }
     PageRequest p = new PageRequest(req, res, chain, handler, policy, stats, parts);
     if (skip != null || parts.bypass() != null) {
       responder.bypass(p, skip != null ? skip : parts.bypass());
@@ -149,11 +156,12 @@ final class PageFlow {
     return name;
   }
 
-  private static String requestBypass(HttpServletRequest req, CachePolicy policy) {
+  /** @param signedIn a signed-in visitor the policy serves: their Authorization is what signed them in */
+  private static String requestBypass(HttpServletRequest req, CachePolicy policy, boolean signedIn) {
     if (!policy.enabled()) {
       return "disabled";
     }
-    if (!policy.allowAuthorized() && req.getHeader("Authorization") != null) {
+    if (!signedIn && !policy.allowAuthorized() && req.getHeader("Authorization") != null) {
       return "authorization";
     }
     return null;

@@ -9,7 +9,7 @@ import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.capture.CapturedResponse;
 import org.pagecache.internal.capture.Freshening;
 import org.pagecache.internal.capture.PageBuilder;
-import org.pagecache.internal.counters.Placeholders;
+import org.pagecache.internal.fragments.Placeholders;
 import org.pagecache.internal.freshness.HitForMiss;
 import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.key.VaryRecord;

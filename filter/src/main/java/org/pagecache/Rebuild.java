@@ -158,6 +158,7 @@ final class Rebuild {
     WatchedRequest shared = conditions.isEmpty() ? WatchedRequest.forSharing(p.req(), capture)
         : WatchedRequest.forRevalidation(p.req(), capture, conditions);
     shared.hideParameters(engine.keys.ignoredParameters().hiddenFrom(p.parts().keyedParameters()));
+    SignedInVisitors.watch(p.req(), shared);
     // A handler that goes async is still captured: the build ends when it completes, or when the
     // ASYNC dispatch it asks for ends; one the filter cannot see goes out uncached (hit-for-miss).
     shared.captureAsync(new AsyncBuild(p, capture, shared, responder, () -> asyncDispatchesSeen,

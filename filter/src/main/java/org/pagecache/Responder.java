@@ -11,7 +11,7 @@ import org.pagecache.internal.capture.CapturingResponse;
 import org.pagecache.internal.capture.PageSender.Label;
 import org.pagecache.internal.capture.PageSender;
 import org.pagecache.internal.capture.TagsHeaderHidden;
-import org.pagecache.internal.counters.Placeholders;
+import org.pagecache.internal.fragments.Placeholders;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.store.StoredPage;
@@ -37,7 +37,11 @@ final class Responder {
       p.stats().record(event);
     }
     Map<String, Long> counts = p.isHead() || page.viewKeys().isEmpty() ? Map.of() : engine.live.count(page.viewKeys());
-    byte[] rendered = page.placeholders() ? engine.live.render(page.body(), counts, status.xCache()) : null;
+    if (event == Event.HIT && SignedInVisitors.signedIn(p.req())) {
+      p.stats().signedInHit();
+    }
+    byte[] rendered = page.placeholders()
+        ? engine.live.render(p.req(), p.stats(), page.body(), contentType(page), counts, status.xCache()) : null;
     PageSender.send(p.req(), p.res(), page, engine.clock.millis(), label(status),
         rendered, engine.near.identityBody((NearCache.Entry) p.req().getAttribute(Lookup.NEAR_ENTRY), page),
         engine.maxEntrySize * 8);
@@ -47,8 +51,21 @@ final class Responder {
   void replay(PageRequest p, CapturedResponse c, CacheStatus status) throws IOException {
     List<String> declared = LiveCounts.declared(p.req());
     Map<String, Long> counts = p.isHead() || declared.isEmpty() ? Map.of() : engine.live.count(declared);
-    CapturedResponse out = Placeholders.contains(c.body()) ? c.withBody(engine.live.render(c.body(), counts, status.xCache())) : c;
+    List<String> type = c.headerValues("Content-Type");
+    CapturedResponse out = Placeholders.contains(c.body())
+        ? c.withBody(engine.live.render(p.req(), p.stats(), c.body(), type.isEmpty() ? null : type.get(0), counts,
+            status.xCache()))
+        : c;
     PageSender.replay(p.req(), p.res(), out, label(status));
+  }
+
+  private static String contentType(StoredPage page) {
+    for (StoredPage.Header h : page.headers()) {
+      if (h.name().equalsIgnoreCase("Content-Type")) {
+        return h.value();
+      }
+    }
+    return null;
   }
 
   /** The status rendered once, for the X-Cache header (under its configured name) and Cache-Status. */

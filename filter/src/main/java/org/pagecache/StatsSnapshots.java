@@ -26,6 +26,7 @@ final class StatsSnapshots {
     return new HandlerStats(h.handler(), h.hits(), h.stale(), h.misses(), h.rebuilds(), h.lockWaits(),
         h.bypasses(), h.storeErrors(), h.builds(), h.buildNanos(), h.rebuiltSinceRefresh(),
         h.lastRefreshMillis(), h.lastRefreshBy(), h.lastToken(), h.trace(), h.bypassesByReason(), cookies,
-        h.unkeyedHeaders(), h.sessionBypasses(), h.keyedParameters());
+        h.unkeyedHeaders(), h.sessionBypasses(), h.keyedParameters(), h.signedInRequests(), h.signedInHits(),
+        h.fragments(), h.fragmentNanos(), h.fragmentFailures());
   }
 }

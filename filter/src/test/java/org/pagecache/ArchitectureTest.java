@@ -47,6 +47,7 @@ class ArchitectureTest {
       Map.entry("org.pagecache.internal.capture", 4),
       Map.entry("org.pagecache.internal.cluster", 4),
       Map.entry("org.pagecache.internal.counters", 4),
+      Map.entry("org.pagecache.internal.fragments", 4),
       Map.entry("org.pagecache.internal.freshness", 4),
       Map.entry("org.pagecache.internal.key", 4),
       Map.entry("org.pagecache.internal.near", 4),

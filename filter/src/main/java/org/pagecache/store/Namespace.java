@@ -57,6 +57,14 @@ public record Namespace(String name) {
     return prefix('l') + KeyParts.hashed(pageKey);
   }
 
+  /**
+   * The key of a fragment's output kept for one user or group ({@code PageCache.fragment} with a
+   * TTL); whom it is for is hashed, so no name reaches a key.
+   */
+  public String fragment(String name, String per) {
+    return prefix('f') + KeyParts.part(name) + ":" + KeyParts.hashed(per);
+  }
+
   /** The key of an object's live view counter. */
   public String views(String objectKey) {
     return prefix('v') + KeyParts.part(objectKey);

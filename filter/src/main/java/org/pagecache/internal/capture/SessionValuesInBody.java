@@ -40,20 +40,55 @@ public final class SessionValuesInBody {
     }
   }
 
+  /** Shorter names ("al") are parts of ordinary words. */
+  static final int MIN_NAME_LENGTH = 3;
+
+  /**
+   * True when {@code name} (3 characters or more) appears in the body as a word, as written or
+   * HTML-escaped: not inside a longer run of letters and digits ("bob" is found in "Hello, bob!",
+   * not in "bobsleigh").
+   */
+  public static boolean containsWord(byte[] body, String name) {
+    if (body == null || name == null || name.length() < MIN_NAME_LENGTH) {
+      return false;
+    }
+    if (containsWord(body, name.getBytes(StandardCharsets.UTF_8))) {
+      return true;
+    }
+    String escaped = Html.escape(name);
+    return !escaped.equals(name) && containsWord(body, escaped.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static boolean containsWord(byte[] body, byte[] needle) {
+    int from = 0;
+    int at;
+    while ((at = indexOf(body, needle, from)) >= 0) {
+      boolean before = at == 0 || !Character.isLetterOrDigit(body[at - 1] & 0xff) || !Character.isLetterOrDigit(needle[0] & 0xff);
+      int after = at + needle.length;
+      boolean afterOk = after >= body.length || !Character.isLetterOrDigit(body[after] & 0xff)
+          || !Character.isLetterOrDigit(needle[needle.length - 1] & 0xff);
+      if (before && afterOk) {
+        return true;
+      }
+      from = at + 1;
+    }
+    return false;
+  }
+
   static boolean contains(byte[] body, String value) {
     if (value == null || value.length() < MIN_LENGTH) {
       return false;
     }
-    if (indexOf(body, value.getBytes(StandardCharsets.UTF_8)) >= 0) {
+    if (indexOf(body, value.getBytes(StandardCharsets.UTF_8), 0) >= 0) {
       return true;
     }
     String escaped = Html.escape(value);
-    return !escaped.equals(value) && indexOf(body, escaped.getBytes(StandardCharsets.UTF_8)) >= 0;
+    return !escaped.equals(value) && indexOf(body, escaped.getBytes(StandardCharsets.UTF_8), 0) >= 0;
   }
 
-  private static int indexOf(byte[] body, byte[] needle) {
+  private static int indexOf(byte[] body, byte[] needle, int from) {
     outer:
-    for (int i = 0; i <= body.length - needle.length; i++) {
+    for (int i = from; i <= body.length - needle.length; i++) {
       for (int j = 0; j < needle.length; j++) {
         if (body[i + j] != needle[j]) {
           continue outer;

@@ -55,6 +55,9 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   private final SessionReads sessionReads;
   /** Decoded names of the parameters left out of the key; null when none are. */
   private volatile Predicate<String> hiddenParameters;
+  /** Set for a signed-in visitor's build: what of the visitor it may read (their roles in the key). */
+  private volatile Set<String> keyedRoles;
+  private volatile boolean principalKeyed;
 
   /**
    * Request attributes through which a filter before PageCache hands the page a token kept in the
@@ -89,6 +92,8 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     WatchedRequest next = new WatchedRequest(dispatched, capture, shared, conditions, reads, sessionReads);
     next.async = async;
     next.hiddenParameters = hiddenParameters;
+    next.keyedRoles = keyedRoles;
+    next.principalKeyed = principalKeyed;
     return next;
   }
 
@@ -122,6 +127,57 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   /** What the handler used of the session so far (recorded only while a page is built for sharing). */
   public SessionReads sessionReads() {
     return sessionReads;
+  }
+
+  /**
+   * This build is a signed-in visitor's, to be shared with their group: reading the principal, a
+   * role not in {@code keyedRoles}, {@code Authorization} or a cookie makes it the visitor's only
+   * (recorded in {@link #sessionReads()}). With {@code principalKeyed} (a page per user) the
+   * principal and every role may be read.
+   */
+  public void watchSignedIn(Set<String> keyedRoles, boolean principalKeyed) {
+    this.principalKeyed = principalKeyed;
+    this.keyedRoles = Set.copyOf(keyedRoles);
+  }
+
+  private boolean signedIn() {
+    return shared && keyedRoles != null;
+  }
+
+  @Override
+  public java.security.Principal getUserPrincipal() {
+    if (signedIn() && !principalKeyed) {
+      sessionReads.used("principal");
+    }
+    return super.getUserPrincipal();
+  }
+
+  @Override
+  public String getRemoteUser() {
+    if (signedIn() && !principalKeyed) {
+      sessionReads.used("principal");
+    }
+    return super.getRemoteUser();
+  }
+
+  @Override
+  public boolean isUserInRole(String role) {
+    if (signedIn() && !principalKeyed && !keyedRoles.contains(role)) {
+      sessionReads.used("role:" + (role != null && role.matches("[A-Za-z0-9_.:-]{1,64}") ? role : "?"));
+    }
+    return super.isUserInRole(role);
+  }
+
+  /** A header read: recorded, and for a signed-in build Authorization and Cookie are personal. */
+  private void headerRead(String name) {
+    reads.header(name);
+    if (signedIn() && name != null) {
+      if (name.equalsIgnoreCase("authorization")) {
+        sessionReads.used("authorization");
+      } else if (name.equalsIgnoreCase("cookie")) {
+        sessionReads.used("cookies");
+      }
+    }
   }
 
   @Override
@@ -228,7 +284,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     if (hidden(name)) {
       return null;
     }
-    reads.header(name);
+    headerRead(name);
     return super.getHeader(name);
   }
 
@@ -240,7 +296,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     if (hidden(name)) {
       return Collections.emptyEnumeration();
     }
-    reads.header(name);
+    headerRead(name);
     return super.getHeaders(name);
   }
 
@@ -256,7 +312,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     if (hidden(name)) {
       return -1;
     }
-    reads.header(name);
+    headerRead(name);
     return super.getDateHeader(name);
   }
 
@@ -265,7 +321,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     if (hidden(name)) {
       return -1;
     }
-    reads.header(name);
+    headerRead(name);
     return super.getIntHeader(name);
   }
 
@@ -280,6 +336,9 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   @Override
   public Cookie[] getCookies() {
     reads.cookies();
+    if (signedIn()) {
+      sessionReads.used("cookies");
+    }
     return super.getCookies();
   }
 

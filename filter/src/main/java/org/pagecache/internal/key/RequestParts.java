@@ -94,6 +94,13 @@ public record RequestParts(String bypass, List<String> cookies, List<String[]> k
     return parts == null ? PLAIN : new RequestParts(null, List.of(), parts);
   }
 
+  /** These parts and one more name/value pair (a signed-in visitor's group). */
+  public RequestParts with(String[] part) {
+    List<String[]> more = new ArrayList<>(keyParts);
+    more.add(part);
+    return new RequestParts(bypass, cookies, more);
+  }
+
   /**
    * The key parts of a request that carries no cookie and no forwarded header, the page
    * {@code PageCache.evict(url)} names: under {@code cookies=vary:} its cookies are keyed as absent.

@@ -147,6 +147,66 @@ public final class HandlerRecorder {
     return lastToken;
   }
 
+  // ---- signed-in visitors and fragments (docs/fragments.md) ----
+
+  private final LongAdder signedInRequests = new LongAdder();
+  private final LongAdder signedInHits = new LongAdder();
+  private final LongAdder fragments = new LongAdder();
+  private final LongAdder fragmentNanos = new LongAdder();
+  private final LongAdder fragmentFailures = new LongAdder();
+  private volatile String signedInNotShared;
+
+  /** A GET or HEAD of a signed-in visitor under a policy that serves them from the cache. */
+  public void signedInRequest() {
+    signedInRequests.increment();
+  }
+
+  /** A signed-in visitor's request answered with a fresh page from the cache. */
+  public void signedInHit() {
+    signedInHits.increment();
+  }
+
+  public long signedInRequests() {
+    return signedInRequests.sum();
+  }
+
+  public long signedInHits() {
+    return signedInHits.sum();
+  }
+
+  /** One fragment filled in for a visitor; {@code failed} when it gave its fallback (threw, too slow, unknown). */
+  public void fragmentRendered(long nanos, boolean failed) {
+    fragments.increment();
+    fragmentNanos.add(nanos);
+    if (failed) {
+      fragmentFailures.increment();
+    }
+  }
+
+  public long fragments() {
+    return fragments.sum();
+  }
+
+  public long fragmentNanos() {
+    return fragmentNanos.sum();
+  }
+
+  public long fragmentFailures() {
+    return fragmentFailures.sum();
+  }
+
+  /**
+   * Why a signed-in visitor's build of this handler was not shared (a name such as {@code principal});
+   * from then on this JVM sends the handler's signed-in visitors past the cache. Null while none was.
+   */
+  public String signedInNotShared() {
+    return signedInNotShared;
+  }
+
+  public void signedInNotShared(String cause) {
+    signedInNotShared = cause;
+  }
+
   // ---- evidence: what pages depend on (safe by default, docs/safety.md) ----
 
   /**

@@ -1,0 +1,92 @@
+package org.pagecache;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.security.Principal;
+import java.util.function.Function;
+import org.pagecache.internal.capture.SessionValuesInBody;
+import org.pagecache.internal.capture.WatchedRequest;
+import org.pagecache.internal.fragments.SignedInRule;
+import org.pagecache.internal.stats.HandlerRecorder;
+
+/**
+ * The signed-in rule of the request path ({@code signed-in=}, docs/fragments.md): a signed-in
+ * visitor is served the page of their group, keyed on a digest of what the policy names (roles, the
+ * application's context, or the user when it asks), with their fragments filled in on every serve.
+ * A build is shared with the group only on evidence: it read nothing personal outside its fragments
+ * (no principal, no role outside the key, no {@code Authorization}, no cookie, no session value; no
+ * session value nor the user's name in the body). A build that did read one is its visitor's only,
+ * and from then on this JVM sends the handler's signed-in visitors past the cache; the cause (a name
+ * only) is counted with the session evidence.
+ */
+final class SignedInVisitors {
+  /** The Cache-Status detail of a signed-in visitor sent past the cache. */
+  static final String BYPASS = "signed-in";
+  /** Request attribute: the {@link Visitor} a request is served as. */
+  static final String ATTRIBUTE = "org.pagecache.internal.signedIn";
+
+  private SignedInVisitors() {}
+
+  /** A signed-in visitor as the cache serves them: the user (kept in memory for the body check only) and the group. */
+  record Visitor(String user, SignedInRule rule, String group) {}
+
+  /**
+   * The visitor of this request when the policy serves signed-in visitors from the cache and one is
+   * signed in; null for an anonymous visitor or under {@code signed-in=bypass} (the old rules apply).
+   */
+  static Visitor of(HttpServletRequest req, CachePolicy policy, Function<HttpServletRequest, String> context) {
+    SignedInRule rule = policy.signedInRule();
+    if (rule.mode() == SignedInRule.Mode.BYPASS) {
+      return null;
+    }
+    Principal principal = req.getUserPrincipal();
+    String user = principal != null ? principal.getName() : req.getRemoteUser();
+    if (user == null) {
+      return null;
+    }
+    return new Visitor(user, rule, rule.group(req, user, context));
+  }
+
+  /** {@link #BYPASS} when this signed-in visitor must go past the cache, else null (and the visitor is remembered). */
+  static String requestBypass(HttpServletRequest req, Visitor visitor, HandlerRecorder stats) {
+    stats.signedInRequest();
+    String cause = visitor.group() == null ? "no-group" : stats.signedInNotShared();
+    if (cause != null) {
+      stats.sessionBypass("signed-in:" + cause);
+      return BYPASS;
+    }
+    req.setAttribute(ATTRIBUTE, visitor);
+    return null;
+  }
+
+  /** The page key's part for this visitor's group. */
+  static String[] keyPart(Visitor visitor) {
+    return new String[] {SignedInRule.KEY_PART + visitor.rule().mode(), visitor.group()};
+  }
+
+  static boolean signedIn(HttpServletRequest req) {
+    return req.getAttribute(ATTRIBUTE) != null;
+  }
+
+  /** Before a signed-in visitor's build: the wrapper watches the principal, roles, Authorization and cookies. */
+  static void watch(HttpServletRequest req, WatchedRequest build) {
+    if (req.getAttribute(ATTRIBUTE) instanceof Visitor v) {
+      build.watchSignedIn(v.rule().keyedRoles(), v.rule().principalKeyed());
+    }
+  }
+
+  /** After a build: the user's name in the body (as a word, 3 characters or more) makes it theirs. */
+  static String nameInBody(HttpServletRequest req, byte[] body) {
+    if (req.getAttribute(ATTRIBUTE) instanceof Visitor v && !v.rule().principalKeyed()
+        && SessionValuesInBody.containsWord(body, v.user())) {
+      return "principal-name";
+    }
+    return null;
+  }
+
+  /** A signed-in build not shared: this handler's signed-in visitors go past the cache from now on. */
+  static void notShared(HttpServletRequest req, String cause, HandlerRecorder stats) {
+    if (signedIn(req)) {
+      stats.signedInNotShared(cause);
+    }
+  }
+}

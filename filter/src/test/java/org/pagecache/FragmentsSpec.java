@@ -1,0 +1,285 @@
+package org.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpSession;
+import java.security.Principal;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.SiteUnderTest.Backend;
+import org.pagecache.SiteUnderTest.BothStores;
+import org.pagecache.SiteUnderTest.Response;
+import org.pagecache.testing.MemcachedExtension;
+
+/**
+ * Specification, on both stores (fast tier): signed-in visitors are served the shared page of their
+ * group with their own fragments filled in (docs/fragments.md), and nothing of one visitor (name,
+ * greeting, CSRF token, cart) reaches another: not through a shell, not through a renderer that
+ * fails, not through a shell that read the principal. Plain Jakarta: a "security" filter before
+ * PageCache signs members in from their session (principal, roles), as Spring Security does.
+ */
+class FragmentsSpec {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(1);
+
+  @RegisterExtension
+  final SiteUnderTest.Sites sites = new SiteUnderTest.Sites(memcached);
+
+  /** The signed-in user's name, copied by the security filter where a handler can read it past the wrapper. */
+  static final ThreadLocal<String> CURRENT_USER = new ThreadLocal<>();
+
+  /** Before PageCache: the principal and roles of a signed-in member, from the session. */
+  static Filter security() {
+    return (request, response, chain) -> {
+      HttpServletRequest req = (HttpServletRequest) request;
+      HttpSession session = req.getSession(false);
+      Object member = session == null ? null : session.getAttribute("member");
+      Object role = session == null ? null : session.getAttribute("role");
+      HttpServletRequest passed = member == null ? req : new HttpServletRequestWrapper(req) {
+        @Override
+        public Principal getUserPrincipal() {
+          return () -> (String) member;
+        }
+
+        @Override
+        public String getRemoteUser() {
+          return (String) member;
+        }
+
+        @Override
+        public boolean isUserInRole(String r) {
+          return r.equals(role);
+        }
+      };
+      CURRENT_USER.set((String) member);
+      try {
+        chain.doFilter(passed, response);
+      } finally {
+        CURRENT_USER.remove();
+      }
+    };
+  }
+
+  final AtomicInteger cartRenders = new AtomicInteger();
+
+  private SiteUnderTest site(Backend backend, String policies) {
+    SiteUnderTest site = sites.on(backend).before(security())
+        .set("policies", "setup: enabled=false; " + (policies.isEmpty() ? "news: signed-in=roles:member|admin" : policies)
+            + "; peek: signed-in=roles:member; leak: signed-in=roles:member; broken: signed-in=roles:member")
+        .handler("setup", SiteServlets.of((req, res, call) -> {
+          HttpSession session = req.getSession(true);
+          for (String name : List.of("member", "role", "cart")) {
+            if (req.getParameter(name) != null) {
+              session.setAttribute(name, req.getParameter(name));
+            }
+          }
+          res.getWriter().print("ok");
+        }), "/setup")
+        .handler("news", SiteServlets.of((req, res, call) -> {
+          res.setContentType("text/html;charset=UTF-8");
+          res.getWriter().print("<header>" + PageCache.fragment("greeting") + "</header><main>news " + req.getRequestURI()
+              + " built " + call + "</main><form>" + PageCache.fragment("csrf") + "</form><aside>"
+              + PageCache.fragment("cart") + "</aside>");
+        }), "/news/*")
+        .handler("peek", SiteServlets.of((req, res, call) -> {
+          Principal user = req.getUserPrincipal();
+          res.setContentType("text/html;charset=UTF-8");
+          res.getWriter().print("<p>Welcome back, " + (user == null ? "guest" : user.getName()) + "</p>");
+        }), "/peek")
+        .handler("leak", SiteServlets.of((req, res, call) -> {
+          res.setContentType("text/html;charset=UTF-8");
+          res.getWriter().print("<p>Hello " + CURRENT_USER.get() + "!</p>"); // past the wrapper: only the body shows it
+        }), "/leak")
+        .handler("broken", SiteServlets.of((req, res, call) -> {
+          res.setContentType("text/html;charset=UTF-8");
+          res.getWriter().print("<header>" + PageCache.fragment("greeting") + "</header>[" + PageCache.fragment("fails")
+              + "][" + PageCache.fragment("unknown") + "]");
+        }), "/broken");
+    site.start();
+    site.cache.fragment("greeting", req -> {
+      Principal p = req.getUserPrincipal();
+      return p == null ? "<a href=/signin>Sign in</a>" : "Signed in as " + p.getName();
+    });
+    site.cache.fragment("csrf", req -> {
+      HttpSession s = req.getSession(false);
+      if (s == null) {
+        return "";
+      }
+      Object token = s.getAttribute("csrf");
+      if (token == null) {
+        token = UUID.randomUUID().toString();
+        s.setAttribute("csrf", token);
+      }
+      return "<input type=hidden name=_csrf value=\"" + token + "\">";
+    });
+    site.cache.fragment("cart", Duration.ofMinutes(1), req -> req.getRemoteUser(), req -> {
+      cartRenders.incrementAndGet();
+      HttpSession s = req.getSession(false);
+      Object cart = s == null ? null : s.getAttribute("cart");
+      return cart == null ? "empty" : "Cart: " + cart;
+    });
+    site.cache.fragment("fails", req -> {
+      throw new IllegalStateException("no cart for " + req.getRemoteUser());
+    });
+    return site;
+  }
+
+  private static String signIn(SiteUnderTest site, String member, String role, String cart) {
+    Response r = site.get("/setup?member=" + member + "&role=" + role + (cart == null ? "" : "&cart=" + cart));
+    Matcher m = Pattern.compile("JSESSIONID=([^;]+)").matcher(String.valueOf(r.header("Set-Cookie")));
+    assertTrue(m.find(), "the setup page gives a session: " + r.header("Set-Cookie"));
+    return "JSESSIONID=" + m.group(1);
+  }
+
+  @BothStores
+  void membersShareTheShellOfTheirGroupEachWithTheirOwnParts(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+    String alice = signIn(site, "alice", "member", "umbrella-7731");
+    String bob = signIn(site, "bob", "member", null);
+
+    Response hers = site.get("/news/1", "Cookie", alice);
+    assertEquals("MISS", hers.xcache());
+    assertTrue(hers.text().contains("Signed in as alice"), hers.text());
+    assertTrue(hers.text().contains("Cart: umbrella-7731"));
+    Response his = site.get("/news/1", "Cookie", bob);
+    assertEquals("HIT", his.xcache(), () -> "evidence: " + site.cache.stats("news").sessionBypasses());
+    assertTrue(his.text().contains("Signed in as bob"), his.text());
+    assertTrue(his.text().contains("empty"));
+    assertFalse(his.text().contains("alice"), his.text());
+    assertFalse(his.text().contains("umbrella"), his.text());
+    assertNotEquals(token(hers), token(his), "each has their own CSRF token");
+    assertEquals(token(hers), token(site.get("/news/1", "Cookie", alice)), "and keeps it");
+
+    Response anonymous = site.get("/news/1");
+    assertEquals("MISS", anonymous.xcache(), "anonymous visitors never get a group's page");
+    assertTrue(anonymous.text().contains("Sign in"));
+    assertFalse(anonymous.text().contains("alice") || anonymous.text().contains("bob"));
+    assertEquals(2, site.calls("news"));
+    assertEquals(2, site.cache.stats("news").signedInHits(), "Bob's request and Alice's second");
+    assertEquals(3, site.cache.stats("news").signedInRequests());
+  }
+
+  @BothStores
+  void groupsByRoleGetPagesOfTheirOwn(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+    String alice = signIn(site, "alice", "member", null);
+    String root = signIn(site, "root", "admin", null);
+
+    site.get("/news/2", "Cookie", alice);
+    Response admins = site.get("/news/2", "Cookie", root);
+    assertEquals("MISS", admins.xcache(), "an admin's group is another key");
+    assertTrue(admins.text().contains("Signed in as root"));
+    assertEquals("HIT", site.get("/news/2", "Cookie", alice).xcache());
+  }
+
+  @BothStores
+  void aShellThatReadThePrincipalIsNeverShared(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+    String alice = signIn(site, "alice", "member", null);
+    String bob = signIn(site, "bob", "member", null);
+
+    Response hers = site.get("/peek", "Cookie", alice);
+    assertTrue(hers.text().contains("Welcome back, alice"));
+    Response his = site.get("/peek", "Cookie", bob);
+    assertEquals("BYPASS", his.xcache(), "the handler's signed-in visitors now go past the cache");
+    assertTrue(his.text().contains("Welcome back, bob"), his.text());
+    assertFalse(his.text().contains("alice"));
+    assertEquals(2, site.calls("peek"));
+    assertEquals(1L, site.cache.stats("peek").sessionBypasses().get("principal"));
+    assertEquals(1L, site.cache.stats("peek").sessionBypasses().get("signed-in:principal"));
+    assertEquals("MISS", site.get("/peek").xcache(), "anonymous visitors are cached as before");
+    assertEquals("HIT", site.get("/peek").xcache());
+  }
+
+  @BothStores
+  void aUsersNameInTheShellIsFoundInTheBody(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+    String alice = signIn(site, "alice", "member", null);
+    String bob = signIn(site, "bob", "member", null);
+
+    assertTrue(site.get("/leak", "Cookie", alice).text().contains("Hello alice!"));
+    Response his = site.get("/leak", "Cookie", bob);
+    assertTrue(his.text().contains("Hello bob!"), his.text());
+    assertFalse(his.text().contains("alice"));
+    assertEquals(1L, site.cache.stats("leak").sessionBypasses().get("principal-name"));
+  }
+
+  @BothStores
+  void aRendererThatFailsGivesAnEmptyPartNeverAnothersAndNoError(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+    String alice = signIn(site, "alice", "member", null);
+    String bob = signIn(site, "bob", "member", null);
+
+    Response hers = site.get("/broken", "Cookie", alice);
+    assertEquals(200, hers.status());
+    assertEquals("<header>Signed in as alice</header>[][]", hers.text());
+    Response his = site.get("/broken", "Cookie", bob);
+    assertEquals(200, his.status());
+    assertEquals("HIT", his.xcache());
+    assertEquals("<header>Signed in as bob</header>[][]", his.text());
+    assertEquals(4, site.cache.stats("broken").fragmentFailures(), "two failing parts on each of two serves");
+    assertEquals(6, site.cache.stats("broken").fragments());
+  }
+
+  @BothStores
+  void aPageWithFragmentsIsValidatedByItsOwnRenderedBody(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+    String alice = signIn(site, "alice", "member", null);
+    String bob = signIn(site, "bob", "member", null);
+
+    Response hers = site.get("/news/3", "Cookie", alice);
+    String etag = hers.header("ETag");
+    assertNotNull(etag);
+    assertEquals(null, hers.header("Content-Encoding"), "stored and sent identity");
+    Response his = site.get("/news/3", "Cookie", bob, "If-None-Match", etag, "Accept-Encoding", "gzip");
+    assertEquals(200, his.status(), "Alice's validator does not match Bob's page");
+    assertTrue(his.text().contains("Signed in as bob"));
+    Response head = site.head("/news/3", "Cookie", bob);
+    assertEquals("HIT", head.xcache());
+    assertEquals(String.valueOf(his.body().length), head.header("Content-Length"), "HEAD: the length of Bob's page");
+  }
+
+  @BothStores
+  void aFragmentKeptInMemcachedIsRenderedOncePerUserWithinItsTtl(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+    String alice = signIn(site, "alice", "member", "umbrella-7731");
+    String bob = signIn(site, "bob", "member", "kettle-0042");
+
+    site.get("/news/4", "Cookie", alice);
+    site.get("/news/4", "Cookie", alice);
+    Response his = site.get("/news/4", "Cookie", bob);
+    assertTrue(his.text().contains("Cart: kettle-0042"), his.text());
+    assertFalse(his.text().contains("umbrella"));
+    assertTrue(site.get("/news/4", "Cookie", alice).text().contains("Cart: umbrella-7731"));
+    assertEquals(2, cartRenders.get(), "once for Alice, once for Bob");
+  }
+
+  @BothStores
+  void underTheDefaultSignedInVisitorsBypassWithTheirPartsFilledIn(Backend backend) {
+    SiteUnderTest site = site(backend, "news: signed-in=bypass");
+    String alice = signIn(site, "alice", "member", null);
+
+    Response hers = site.get("/news/5", "Cookie", alice);
+    assertEquals("BYPASS", hers.xcache());
+    assertTrue(hers.text().contains("Signed in as alice"), hers.text());
+    assertFalse(hers.text().contains("pagecache:fragment"));
+  }
+
+  private static String token(Response r) {
+    Matcher m = Pattern.compile("name=_csrf value=\"([^\"]+)\"").matcher(r.text());
+    assertTrue(m.find(), r.text());
+    return m.group(1);
+  }
+}
