@@ -109,7 +109,7 @@ final class PageFlow {
     switch (found.decision().state()) {
       case FRESH -> responder.serve(p, page, Event.HIT, CacheStatus.hit(responder.ttlLeft(page)));
       case STALE -> {
-        RebuildLock.Lease lease = rebuild.tryLock(p, found.key(), Event.MISS);
+        RebuildLock.Lease lease = rebuild.tryLock(p, found, Event.MISS);
         if (lease != null) {
           rebuild.buildUnderLock(p, found, page, lease);
         } else if (found.decision().early()) {

@@ -15,6 +15,7 @@ import org.pagecache.internal.capture.StaleWindows;
 import org.pagecache.internal.capture.WatchedRequest;
 import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.freshness.HitForMiss;
+import org.pagecache.internal.freshness.RebuildLock;
 import org.pagecache.internal.freshness.RebuildLock.Lease;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.key.VaryRecord;
@@ -56,9 +57,9 @@ final class Rebuild {
    * The page's rebuild lock if this request won it, else null (lost, or memcached failed). A
    * winner's {@code first} event, when given, is traced before the lock, so a rebuild reads MLWU.
    */
-  Lease tryLock(PageRequest p, String key, Event first) {
+  Lease tryLock(PageRequest p, Found found, Event first) {
     try {
-      Lease lease = engine.lock.tryAcquire(key, engine.lock.newOwner());
+      Lease lease = engine.lock.tryAcquire(found.key(), lockVersion(found), engine.lock.newOwner());
       if (lease != null) {
         if (first != null) {
           p.stats().record(first);
@@ -72,12 +73,21 @@ final class Rebuild {
     }
   }
 
+  /** The lock key a build of {@code found} takes: one per version, so a refresh never waits on an older build. */
+  String lockKey(Found found) {
+    return engine.lock.key(found.key(), lockVersion(found));
+  }
+
+  private static long lockVersion(Found found) {
+    return RebuildLock.version(found.token(), found.tagVersions().values());
+  }
+
   private void release(PageRequest p, Lease lease) {
     try {
       engine.lock.release(lease);
       p.stats().record(Event.UNLOCK);
     } catch (StoreException e) {
-      p.stats().record(Event.ERROR); // the lock expires by itself after lock.ttl
+      p.stats().record(Event.ERROR); // the lock expires by itself: its lease is no longer renewed
     }
   }
 

@@ -71,7 +71,7 @@ final class Waiting {
         responder.serve(p, copy, null, CacheStatus.warmCopy(responder.ttlLeft(copy)));
         return;
       }
-      RebuildLock.Lease lease = rebuild.tryLock(p, found.key(), null);
+      RebuildLock.Lease lease = rebuild.tryLock(p, found, null);
       if (lease != null) {
         rebuild.buildUnderLock(p, found, null, lease);
       } else {
@@ -83,7 +83,7 @@ final class Waiting {
   /** Another JVM holds the lock: polls memcached for its page, with a growing pause, up to lock.wait. */
   private void waitForBuilder(PageRequest p, Found found) throws IOException, ServletException {
     p.stats().lockWaited();
-    String lockKey = engine.lock.key(found.key());
+    String lockKey = rebuild.lockKey(found);
     long deadline = System.nanoTime() + engine.lockWait.toNanos();
     long pause = FIRST_POLL_MILLIS;
     try {
@@ -109,7 +109,7 @@ final class Waiting {
             return;
           }
           case TAKE_OVER -> { // one waiter takes over, the others keep waiting
-            RebuildLock.Lease lease = rebuild.tryLock(p, found.key(), null);
+            RebuildLock.Lease lease = rebuild.tryLock(p, found, null);
             if (lease != null) {
               rebuild.buildUnderLock(p, found, null, lease);
               return;
@@ -147,7 +147,7 @@ final class Waiting {
       responder.serve(p, page, null, CacheStatus.collapsed(responder.ttlLeft(page)));
       return;
     }
-    RebuildLock.Lease lease = rebuild.tryLock(p, variant.key(), null);
+    RebuildLock.Lease lease = rebuild.tryLock(p, variant, null);
     if (lease != null) {
       rebuild.buildUnderLock(p, variant, null, lease);
     } else {

@@ -162,6 +162,14 @@ final class CachedSite implements AutoCloseable {
         PageKey.canonical("http", "127.0.0.1", jetty.port(), path, query, java.util.List.of()));
   }
 
+  /**
+   * The rebuild lock key a build of this page takes now: one per version, the handler's token as
+   * this JVM knows it (pages without tags).
+   */
+  String lockKey(String handler, String path) {
+    return cache.engine.lock.key(pageKey(handler, path, null), cache.engine.tokens.remembered(handler));
+  }
+
   ServletContextHandler context() {
     return jetty.context();
   }

@@ -53,22 +53,24 @@ class FaultTestNodeReturnsMidBuild {
         .set("lock.wait", "20s").set("lock.ttl", "30s")
         .handler("page", page, "/page/*").handler("other", SiteServlets.page(), "/other/*").start();
     ClusterStore cluster = site.cache.engine.store.cluster();
-    // A page whose key and lock both live on the node, and pages of another handler there to probe it with.
-    String target = FaultSite.pages(500).stream().filter(path -> {
-      String key = site.pageKey("page", path, null);
-      return cluster.nodeOf(key) == NODE && cluster.nodeOf(site.cache.engine.lock.key(key)) == NODE;
-    }).findFirst().orElseThrow();
-    String pageKey = site.pageKey("page", target, null);
-    String lockKey = site.cache.engine.lock.key(pageKey);
+    // Pages of the node, and pages of another handler there to probe it with.
+    List<String> onNode = FaultSite.pages(60).stream()
+        .filter(path -> cluster.nodeOf(site.pageKey("page", path, null)) == NODE).toList();
     List<String> probes = FaultSite.pages(200).stream().map(path -> "/other" + path.substring("/page".length()))
         .filter(path -> cluster.nodeOf(site.pageKey("other", path, null)) == NODE).toList();
 
     memcached.node(NODE).stop();
     takeOut(site, probes);
-    assertEquals("generation 1", body(site.get(target)), "built into the gutter");
-
+    for (String path : onNode) {
+      assertEquals("generation 1", body(site.get(path)), "built into the gutter");
+    }
     generation.set(2);
     site.cache.refreshHandler("page");
+    // One whose lock for the new token lives on the node too: the lock is taken in the gutter.
+    String target = onNode.stream().filter(path -> cluster.nodeOf(site.lockKey("page", path)) == NODE)
+        .findFirst().orElseThrow();
+    String pageKey = site.pageKey("page", target, null);
+    String lockKey = site.lockKey("page", target);
     CountDownLatch gate = new CountDownLatch(1);
     page.gate.set(gate);
     int calls = page.calls.get();

@@ -136,7 +136,7 @@ class NearCacheTest {
     HttpResponse<byte[]> r = site.get("/p");
     assertEquals("MISS", xcache(r));
     assertTrue(Http.text(r).contains("call 2"));
-    assertEquals(1, store.keys("add").stream().filter(k -> k.equals(site.cache.engine.lock.key(site.pageKey("p", "/p", null)))).count(),
+    assertEquals(1, store.keys("add").stream().filter(k -> k.equals(site.lockKey("p", "/p"))).count(),
         "rebuilt under the page's lock, as before");
   }
 
@@ -195,7 +195,7 @@ class NearCacheTest {
       }
       assertEquals(1, h.calls.get(), "one backend call: " + labels);
       assertEquals(Map.of("MISS", 1, "HIT", n - 1), labels);
-      String lockKey = site.cache.engine.lock.key(site.pageKey("p", "/cold", null));
+      String lockKey = site.lockKey("p", "/cold");
       assertEquals(1, store.keys("add").stream().filter(lockKey::equals).count(), "one add on the lock: the builder's");
       assertEquals(0, store.keys("getMulti").stream().filter(lockKey::equals).count(), "nobody polled memcached");
       String pageKey = site.pageKey("p", "/cold", null);

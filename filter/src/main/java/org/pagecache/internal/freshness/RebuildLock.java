@@ -2,43 +2,81 @@ package org.pagecache.internal.freshness;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import org.pagecache.internal.store.GuardedStore;
 import org.pagecache.store.Namespace;
 import org.pagecache.store.Store;
 
 /**
  * The dog-pile lock: one request per page wins memcached {@code add} on the page's lock key and
- * rebuilds; everyone else serves the stale copy (or waits briefly when there is none). The lock
- * expires by itself ({@code ttlSeconds}, longer than a build) so a crashed builder never blocks a
- * page for long; the value names the owner so a slow builder does not delete a lock that has
- * already passed to someone else.
+ * rebuilds; everyone else serves the stale copy (or waits briefly when there is none). The value
+ * names the owner so a slow builder does not delete a lock that has already passed to someone else.
  *
- * <p>A lock won is a {@link Lease} that carries where it was taken: the build stores its page and
- * gives the lock back there, even if a node returns meanwhile (docs/failures.md).
+ * <p>Three things keep a lock from holding a page old (docs/failures.md, issue 27):
+ * <ul>
+ *   <li><b>A lock per version.</b> The key carries the newest update token or tag version the
+ *       build's lookup saw, so a refresh never waits on a lock taken before it: the first request
+ *       after the refresh finds the new version's lock free and rebuilds;
+ *   <li><b>A short lease, renewed.</b> The lock lives {@link #LEASE_SECONDS} s (or {@code ttlSeconds},
+ *       {@code lock.ttl}, if shorter); one thread per JVM renews every lock its builds hold each
+ *       second, up to {@code lock.ttl} after it was taken. A builder whose JVM dies (a crash, a
+ *       kill -9) frees its pages within the lease, not {@code lock.ttl}, as Facebook's memcache
+ *       leases are short-lived tokens;
+ *   <li><b>A placement.</b> A {@link Lease} carries where it was taken: the build stores its page
+ *       and gives the lock back there, even if a node returns meanwhile.
+ * </ul>
  */
-public final class RebuildLock {
+public final class RebuildLock implements AutoCloseable {
+  /** The lifetime of a lock that is not renewed: how long a dead builder holds its page, at most. */
+  public static final int LEASE_SECONDS = 3;
+  private static final long RENEW_EVERY_MILLIS = 1000;
+
   private final Store store;
   private final Namespace namespace;
   private final int ttlSeconds;
+  private final int leaseSeconds;
   private final String jvmId = UUID.randomUUID().toString().substring(0, 8);
+  private final Set<Lease> held = ConcurrentHashMap.newKeySet();
+  private final LongAdder renewals = new LongAdder();
+  private ScheduledExecutorService renewer;
 
   /**
    * A lock this request holds.
    *
+   * @param lockKey the key of the lock (the page's, for one version)
    * @param placement the store placed where the lock was taken: the build's page is stored, and
    *     the lock deleted, through it (a node's gutter stays the gutter for this build)
+   * @param renewUntilNanos when renewals stop ({@code lock.ttl} after it was taken, on {@link System#nanoTime})
    */
-  public record Lease(String pageKey, String owner, Store placement) {}
+  public record Lease(String pageKey, String lockKey, String owner, Store placement, long renewUntilNanos) {}
 
+  /** @param ttlSeconds {@code lock.ttl}: the longest a build holds its lock */
   public RebuildLock(Store store, Namespace namespace, int ttlSeconds) {
     this.store = store;
     this.namespace = namespace;
     this.ttlSeconds = ttlSeconds;
+    this.leaseSeconds = Math.min(ttlSeconds, LEASE_SECONDS);
   }
 
-  public String key(String pageKey) {
-    return namespace.lock(pageKey);
+  /** The version a build's lock is taken under: the newest of the handler's token and the page's tag versions. */
+  public static long version(long token, Collection<Long> tagVersions) {
+    long newest = token;
+    for (long v : tagVersions) {
+      newest = Math.max(newest, v);
+    }
+    return newest;
+  }
+
+  /** The lock of a page for builds under {@code version} (see {@link #version}). */
+  public String key(String pageKey, long version) {
+    return namespace.lock(pageKey) + "." + Long.toString(Math.max(0, version), 36);
   }
 
   /** An owner id unique to this attempt. */
@@ -46,19 +84,74 @@ public final class RebuildLock {
     return jvmId + "-" + Thread.currentThread().getId() + "-" + System.nanoTime();
   }
 
-  /** The lock if {@code owner} won it, else null. */
-  public Lease tryAcquire(String pageKey, String owner) {
-    String lockKey = key(pageKey);
+  /** The lock if {@code owner} won it, else null; it is renewed until {@link #release}d or {@code lock.ttl} has passed. */
+  public Lease tryAcquire(String pageKey, long version, String owner) {
+    String lockKey = key(pageKey, version);
     Store at = store instanceof GuardedStore guarded ? guarded.placedFor(lockKey, pageKey) : store;
-    return at.add(lockKey, owner.getBytes(StandardCharsets.US_ASCII), ttlSeconds) ? new Lease(pageKey, owner, at) : null;
+    if (!at.add(lockKey, owner.getBytes(StandardCharsets.US_ASCII), leaseSeconds)) {
+      return null;
+    }
+    Lease lease = new Lease(pageKey, lockKey, owner, at, System.nanoTime() + TimeUnit.SECONDS.toNanos(ttlSeconds));
+    if (leaseSeconds < ttlSeconds) {
+      held.add(lease);
+      startRenewing();
+    }
+    return lease;
   }
 
   /** Deletes the lock, where it was taken, if it is still the lease's. */
   public void release(Lease lease) {
-    String lockKey = key(lease.pageKey());
-    byte[] value = lease.placement().get(lockKey);
+    held.remove(lease);
+    byte[] value = lease.placement().get(lease.lockKey());
     if (value != null && Arrays.equals(value, lease.owner().getBytes(StandardCharsets.US_ASCII))) {
-      lease.placement().delete(lockKey);
+      lease.placement().delete(lease.lockKey());
     }
+  }
+
+  /** Locks held now by this JVM's builds (tests, the admin page). */
+  public int held() {
+    return held.size();
+  }
+
+  /** Locks renewed so far (tests). */
+  public long renewals() {
+    return renewals.sum();
+  }
+
+  private synchronized void startRenewing() {
+    if (renewer == null) {
+      renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "pagecache-lock-renewal");
+        t.setDaemon(true);
+        return t;
+      });
+      renewer.scheduleWithFixedDelay(this::renewAll, RENEW_EVERY_MILLIS, RENEW_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Touches every lock held; a lock past {@code lock.ttl} is left to expire, as a build that never ends. */
+  private void renewAll() {
+    long now = System.nanoTime();
+    for (Lease lease : held) {
+      if (now - lease.renewUntilNanos() >= 0) {
+        held.remove(lease);
+        continue;
+      }
+      try {
+        if (lease.placement().touch(lease.lockKey(), leaseSeconds)) {
+          renewals.increment();
+        }
+      } catch (RuntimeException e) {
+        // its node failed: the lock expires by itself, the breaker has said so
+      }
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (renewer != null) {
+      renewer.shutdownNow();
+    }
+    held.clear();
   }
 }

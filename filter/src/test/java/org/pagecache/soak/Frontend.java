@@ -1,0 +1,75 @@
+package org.pagecache.soak;
+
+import jakarta.servlet.DispatcherType;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.pagecache.PageCache;
+import org.pagecache.PageCacheConfig;
+import org.pagecache.PageCacheFilter;
+import org.pagecache.testing.JettyServer;
+
+/**
+ * One PageCache frontend: embedded Jetty, the filter, a {@link GenerationPage} handler named
+ * {@code page} on {@code /p/*}. Run in this JVM ({@link #start}) or as a child JVM ({@link #main},
+ * which prints {@code PORT n} once it serves), so a test can kill it with -9.
+ */
+public final class Frontend implements AutoCloseable {
+  public final JettyServer jetty;
+  public final PageCache cache;
+  public final GenerationPage page;
+
+  private Frontend(JettyServer jetty, PageCache cache, GenerationPage page) {
+    this.jetty = jetty;
+    this.cache = cache;
+    this.page = page;
+  }
+
+  /** Starts a frontend with these settings; {@code dir} holds the generation file. */
+  public static Frontend start(Map<String, String> settings, Path dir) {
+    PageCacheConfig.Builder b = PageCacheConfig.builder().ignoreEnvironment();
+    settings.forEach(b::set);
+    PageCacheFilter filter = new PageCacheFilter(b.build());
+    GenerationPage page = new GenerationPage(dir);
+    JettyServer jetty = JettyServer.start(ctx -> {
+      ctx.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
+      JettyServer.servlet(ctx, "page", page, "/p/*");
+    });
+    return new Frontend(jetty, PageCache.from(jetty.context().getServletContext()), page);
+  }
+
+  public int port() {
+    return jetty.port();
+  }
+
+  @Override
+  public void close() {
+    jetty.close();
+  }
+
+  /** The command line of a child JVM running a frontend with these settings. */
+  public static List<String> command(Map<String, String> settings, Path dir) {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+        Frontend.class.getName(), dir.toString()));
+    settings.forEach((k, v) -> cmd.add(k + "=" + v));
+    return cmd;
+  }
+
+  /** {@code Frontend DIR name=value...}: serves until killed. */
+  public static void main(String[] args) throws Exception {
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (int i = 1; i < args.length; i++) {
+      int eq = args[i].indexOf('=');
+      settings.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+    }
+    Frontend f = start(settings, Path.of(args[0]));
+    System.out.println("PORT " + f.port());
+    System.out.flush();
+    Thread.currentThread().join();
+  }
+}
