@@ -27,6 +27,7 @@ import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.fragments.Fragments;
 import org.pagecache.internal.fragments.KeptFragment;
 import org.pagecache.internal.fragments.Placeholders;
+import org.pagecache.internal.text.PathParameters;
 import org.pagecache.store.LocalStore;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Store;
@@ -475,15 +476,28 @@ public final class PageCache implements AutoCloseable {
     String scheme = uri.getScheme().toLowerCase();
     int port = uri.getPort() != -1 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
     String rawPath = uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-    String handler = handlerForPath(rawPath);
+    // Path parameters (;jsessionid=...) as the container maps them: the page of the plain path, and the one as sent.
+    String mappedPath = PathParameters.strip(rawPath);
+    String handler = handlerForPath(mappedPath);
     CachePolicy policy = engine.policies.policy(handler);
-    String key = engine.keys.forUrl(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), handler,
+    String key = engine.keys.forUrl(scheme, uri.getHost(), port, mappedPath, uri.getRawQuery(), handler,
         policy.vary(), policy.cookies().vary());
-    engine.near.drop(key);
     ClusterDelivery delivery = ClusterDelivery.of(engine.clusters.evicting(key)); // hold-off here, delete in every other cluster
+    boolean existed = deleteKey(key);
+    if (!mappedPath.equals(rawPath)) {
+      String asSent = engine.keys.forUrl(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), handler,
+          policy.vary(), policy.cookies().vary());
+      engine.clusters.evicting(asSent);
+      existed |= deleteKey(asSent);
+    }
+    return new Eviction(url, handler, existed, delivery);
+  }
+
+  private boolean deleteKey(String key) {
+    engine.near.drop(key);
     boolean existed = engine.store.delete(key);
     engine.near.drop(key); // again: a lookup that read the page just before the delete may have remembered it
-    return new Eviction(url, handler, existed, delivery);
+    return existed;
   }
 
   /** Declares tags for the page being built (call from the handler). */
