@@ -5,12 +5,14 @@ import org.pagecache.internal.capture.Cacheability;
 import org.pagecache.internal.capture.CapturedResponse;
 import org.pagecache.internal.capture.ErrorPage;
 import org.pagecache.internal.capture.Lifetime;
+import org.pagecache.internal.capture.StaleWindows;
+import org.pagecache.internal.store.StoredPage;
 
 /**
  * What to do with a response a handler just built, decided from plain values (OkHttp's
  * {@code CacheStrategy} for a stored response has its twin in {@code Freshness.classify}): store
  * it, refuse it (leaving a hit-for-miss marker unless a stale copy stays), answer with the stale
- * copy instead (a 5xx while one exists), or nothing to store at all (it went to the client as it
+ * copy instead (a 5xx while one exists and its stale-if-error allows it), or nothing to store at all (it went to the client as it
  * was written: too large, async).
  *
  * @param kind            what to do
@@ -32,21 +34,26 @@ record BuildDecision(Kind kind, String reason, CapturedResponse response, Durati
    * @param c                   the captured response
    * @param policy              the handler's policy
    * @param nowMillis           when it was built
-   * @param hasStale            a stale copy exists (a refresh or expiry is being rebuilt)
+   * @param stale               the stale copy (a refresh or expiry is being rebuilt), or null
    * @param containerSetCookie  the container gave the response a cookie past the capture (a new session)
    * @param readUnkeyedHeader   the handler read a request header that is not part of the key
    * @param sessionUse          why the page may carry the visitor's session data, or null ({@link AnonymousSessions})
    */
-  static BuildDecision of(CapturedResponse c, CachePolicy policy, long nowMillis, boolean hasStale,
+  static BuildDecision of(CapturedResponse c, CachePolicy policy, long nowMillis, StoredPage stale,
       boolean containerSetCookie, boolean readUnkeyedHeader, String sessionUse) {
+    boolean hasStale = stale != null;
     if (c.passedThrough()) {
       return new BuildDecision(Kind.PASSED_THROUGH, c.overflowed() ? "too-large" : "async", c, null, true, 0, false);
     }
+    boolean honor = policy.honorCacheControl();
     if (c.status() >= 500 && hasStale) {
-      return new BuildDecision(Kind.STALE_IF_ERROR, "stale-if-error", c, null, false, 0, false);
+      if (staleStandsIn(stale, c.status(), honor, nowMillis)) {
+        return new BuildDecision(Kind.STALE_IF_ERROR, "stale-if-error", c, null, false, 0, false);
+      }
+      // Honor mode: past its stale-if-error, or a status a stale copy does not stand in for.
+      return new BuildDecision(Kind.REFUSE, "error", c, null, false, 0, false);
     }
     CapturedResponse response = c.sentError() && policy.statuses().contains(c.status()) ? ErrorPage.of(c) : c;
-    boolean honor = policy.honorCacheControl();
     String refusal = Cacheability.refusal(response, policy.statuses(), nowMillis, honor);
     if (refusal == null && containerSetCookie) {
       refusal = "set-cookie";
@@ -74,5 +81,14 @@ record BuildDecision(Kind kind, String reason, CapturedResponse response, Durati
       return new BuildDecision(Kind.REFUSE, refusal, c, null, c.status() < 500 && !hasStale, 0, false);
     }
     return new BuildDecision(Kind.STORE, null, response, fresh, false, lifetime.ageSeconds(), forbidsStale);
+  }
+
+  /**
+   * Stale-if-error, decided here alone: whether the stale copy stands in for a build that answered
+   * {@code status} (a 5xx), or threw ({@code status} null). The default mode always lets it within
+   * the grace; honor mode follows the page's {@code stale-if-error} ({@link StaleWindows#onError}).
+   */
+  static boolean staleStandsIn(StoredPage stale, Integer status, boolean honor, long nowMillis) {
+    return stale != null && StaleWindows.onError(stale, status, honor, nowMillis);
   }
 }

@@ -1,6 +1,5 @@
 package org.pagecache;
 
-import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,27 +7,19 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.pagecache.internal.freshness.Freshness.Decision;
 import org.pagecache.internal.freshness.Freshness;
-import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.near.WaitingList;
-import org.pagecache.internal.store.StoredPage.Header;
 import org.pagecache.internal.store.StoredPage.TagVersion;
 import org.pagecache.internal.store.StoredPage;
 
 /**
  * Finds the page for a request and classifies it ({@link Freshness}): from this JVM's near cache,
  * from another request of this JVM that built it meanwhile, or from memcached in one round trip
- * (the handler's token and the page together).
+ * (the handler's token and the page together). What it learns for later steps (the near cache
+ * entry, a wait already done, the vary record) it keeps in the {@link PageRequest}.
  */
 final class Lookup {
-  /** Request attribute: the near cache entry this request is served from. */
-  static final String NEAR_ENTRY = "org.pagecache.internal.near.entry";
-  /** Request attribute: this request waited lock.wait in the JVM for another's build already. */
-  static final String WAITED_IN_JVM = "org.pagecache.internal.near.waited";
-  /** Request attribute: the vary record the lookup found under the page's URL. */
-  private static final String VARY_RECORD = "org.pagecache.internal.key.varyRecord";
-
   private final Engine engine;
 
   Lookup(Engine engine) {
@@ -54,11 +45,11 @@ final class Lookup {
     if (page != null && page.isVaryRecord()) {
       // The URL's responses vary: its record names the headers, the variant lives under its own key
       // (RFC 9111 4.1's secondary key); a second round trip only for pages that vary.
-      p.req().setAttribute(VARY_RECORD, page);
+      p.notes().varyRecord = page;
       key = variantKey(p, page);
       page = engine.codec.decode(key, engine.store.get(key));
     }
-    if (page != null && !varyMatches(page, p.req())) {
+    if (page != null && !VaryRecord.matches(page, p.req())) {
       page = null;
     }
     Map<String, Long> versions = Map.of();
@@ -92,20 +83,11 @@ final class Lookup {
 
   /** The URL's vary record for a response varying on {@code names}: the one the lookup found when it names the same headers. */
   StoredPage varyRecord(PageRequest p, List<String> names, long now) {
-    Object seen = p.req().getAttribute(VARY_RECORD);
-    if (seen instanceof StoredPage record && Set.copyOf(record.varyNames()).equals(Set.copyOf(names))) {
+    StoredPage record = p.notes().varyRecord;
+    if (record != null && Set.copyOf(record.varyNames()).equals(Set.copyOf(names))) {
       return record;
     }
     return StoredPage.varyRecord(names, now);
-  }
-
-  static boolean varyMatches(StoredPage page, HttpServletRequest req) {
-    for (Header h : page.vary()) {
-      if (!h.value().equals(PageKeys.headerValue(req, h.name()))) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
@@ -119,7 +101,7 @@ final class Lookup {
       Found f = judged(p, key, entry.page());
       if (f != null && f.decision().state() == Freshness.State.FRESH) {
         engine.near.counted(true);
-        p.req().setAttribute(NEAR_ENTRY, entry);
+        p.notes().nearEntry = entry;
         return f;
       }
       engine.near.drop(key); // refreshed, invalidated or expired: memcached decides, and is remembered again
@@ -130,7 +112,7 @@ final class Lookup {
     }
     WaitingList.Wait w = engine.waiting.awaitOthers(key, engine.lockWait, p.stats()::lockWaited);
     if (w.timedOut()) {
-      p.req().setAttribute(WAITED_IN_JVM, Boolean.TRUE);
+      p.notes().waitedInJvm = true;
       return null;
     }
     if (w.page() == null) {
@@ -147,7 +129,7 @@ final class Lookup {
 
   /** A page held in this JVM, classified with this JVM's knowledge; null when it is not this request's variant. */
   private Found judged(PageRequest p, String key, StoredPage page) {
-    if (!varyMatches(page, p.req())) {
+    if (!VaryRecord.matches(page, p.req())) {
       return null;
     }
     long token = engine.tokens.remembered(p.handler());

@@ -9,8 +9,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;
 import org.pagecache.internal.capture.CacheStatus;
-import org.pagecache.internal.capture.StaleWindows;
-import org.pagecache.internal.freshness.RebuildLock;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.stats.HandlerRecorder;
@@ -18,38 +16,41 @@ import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.StoreException;
 
 /**
- * One cacheable request, from lookup to response (see docs/freshness.md and docs/safety.md):
+ * One cacheable request, from lookup to response (see docs/freshness.md and docs/safety.md), as one
+ * route ({@link #route}) that ends in one answer ({@link #answer}):
  * <pre>
  *   not GET or HEAD: run it ({@link Writes}); a success evicts the pages it changed
- *   request checks (RequestParts)            cookie not ignored, Authorization -> BYPASS
+ *   request checks (RequestParts)            cookie not ignored, Authorization -> PASS
  *   session (AnonymousSessions)              signed-in user, sessions=off, a session attribute
- *                                            the handler's builds read -> BYPASS
- *   lookup: near cache (trusted near.trust)  or getMulti(token, page): one round trip
- *   refusal marker -> build without the lock (hit-for-miss), or BYPASS (hit-for-pass)
- *   FRESH  -> serve                          X-Cache: HIT
- *   STALE  -> add(lock) won  -> build        X-Cache: MISS
- *                       lost -> serve stale  X-Cache: STALE
- *   ABSENT -> wait with this JVM's requests for the one that builds or watches memcached;
- *             that one: add(lock) won -> build, lost -> poll memcached up to lock.wait
- *   build: run the handler captured -> BuildDecision -> store / refuse / stale copy
- *          -> give the lock back (one place: buildUnderLock) -> answer
+ *                                            the handler's builds read -> PASS
+ *   lookup ({@link Lookup}): near cache (trusted near.trust), or getMulti(token, page): one round trip
+ *   {@link Route#decide} (pure): what the lookup found, the policy, the time ->
+ *     SERVE_FRESH                            X-Cache: HIT
+ *     PASS / BUILD_AFTER_REFUSAL             a refusal marker: hit-for-pass / hit-for-miss
+ *     REBUILD -> lock won  -> build          X-Cache: MISS
+ *                lost      -> ifLost: serve the hit, serve stale (X-Cache: STALE), wait, build
+ *     WAIT    -> {@link Waiting}: with this JVM's requests for the one that builds or watches
+ *                memcached -> a page, a refusal, the lock won (build), or build without the lock
+ *   build ({@link Build}): run the handler captured -> BuildDecision -> store /
+ *          refuse / stale copy ({@link PageWriter}) -> the lock given back -> an {@link Outcome}
+ *   answer: hand the page on to this JVM's waiters, then serve / replay / pass ({@link Responder})
  * </pre>
- * This class does the request checks and sends the request the way its lookup says; each step
- * is a part of its own that reads top to bottom: {@link Lookup}, {@link Waiting} (ABSENT),
- * {@link Rebuild} (lock and build; {@link PageWriter} stores), {@link Responder} (serve, replay,
- * bypass). They all work with the {@link Engine}.
- *
- * <p>How each response was served is a {@link CacheStatus}, rendered once. Every store failure falls
- * back to running the handler: the cache never causes a 5xx.
+ * The parts return values (a {@link Found}, a {@link Waiting.Waited}, an {@link Outcome}); only
+ * {@link #answer} sends, for every request and for an async build when it ends. The request's
+ * event (HIT, STALE, MISS) is recorded once, here, where its route settles it (before the lock is
+ * traced, so a rebuild reads MLWU). How each response was served is a {@link CacheStatus},
+ * rendered once. Every store failure falls back to running the handler: the cache never causes a 5xx.
  */
 final class PageFlow {
   private final Engine engine;
   private final Lookup lookup;
   private final Responder responder;
-  private final Rebuild rebuild;
+  private final Build.Tools builds;
   private final Waiting waiting;
   private final Writes writes;
   private volatile String sessionCookie;
+  /** Set once an ASYNC dispatch has passed the filter: from then on a dispatch continues its build. */
+  private volatile boolean asyncDispatchesSeen;
 
   /** @param evict evicts the page at a URL ({@link PageCache#evict}): what a successful write does */
   PageFlow(Engine engine, Consumer<String> evict) {
@@ -57,8 +58,9 @@ final class PageFlow {
     this.writes = new Writes(engine, evict);
     this.lookup = new Lookup(engine);
     this.responder = new Responder(engine);
-    this.rebuild = new Rebuild(engine, lookup, responder, new PageWriter(engine, lookup));
-    this.waiting = new Waiting(engine, lookup, responder, rebuild);
+    this.builds = new Build.Tools(lookup, engine.clock, engine.replicaLag, responder, new PageWriter(engine, lookup),
+        engine.live, engine.store, engine.keys.ignoredParameters(), this::answer, () -> asyncDispatchesSeen);
+    this.waiting = new Waiting(engine, lookup);
   }
 
   void handle(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
@@ -73,6 +75,7 @@ final class PageFlow {
     String handler = engine.policies.handlerFor(req);
     CachePolicy policy = engine.policies.policy(handler);
     HandlerRecorder stats = engine.recorder.handler(handler);
+    String sessionCookie = sessionCookie(req);
     SignedInVisitors.Visitor visitor = SignedInVisitors.of(req, policy, engine.userContext);
     String skip = requestBypass(req, policy, visitor != null);
     if (skip == null && visitor != null) {
@@ -83,56 +86,133 @@ final class PageFlow {
     }
     RequestParts parts = skip != null ? NO_PARTS
         : RequestParts.of(req, policy.cookies().mode() == CookieRule.Mode.IGNORE,
-            policy.cookies().vary(), engine.ignoredCookies, sessionCookie(req),
+            policy.cookies().vary(), engine.ignoredCookies, sessionCookie,
             engine.keys.ignoredParameters().keyedBy(handler));
     if (visitor != null && skip == null && parts.bypass() == null) {
       parts = parts.with(SignedInVisitors.keyPart(visitor)); // the group's pages, never the anonymous ones
     }
     PageRequest p = new PageRequest(req, res, chain, handler, policy, stats, parts);
-    if (skip != null || parts.bypass() != null) {
-      responder.bypass(p, skip != null ? skip : parts.bypass());
-      return;
+    try {
+      Outcome outcome = skip != null ? new Outcome.Pass(skip)
+          : parts.bypass() != null ? new Outcome.Pass(parts.bypass())
+          : route(p);
+      answer(p, outcome);
+    } finally {
+      p.notes().leaveWaitingList(); // after the answer: a leader's followers got its page, or find their own way
     }
+  }
+
+  /**
+   * The route of a request the cache may answer, in one place: its lookup, the decision ({@link
+   * Route}, pure), and the part that carries it out; the request's event recorded once, where the
+   * route settles it.
+   */
+  private Outcome route(PageRequest p) {
     Found found;
     try {
       found = lookup.find(p, true);
     } catch (StoreException e) {
       p.stats().record(Event.ERROR);
-      responder.bypass(p, "store-unavailable");
-      return;
+      return new Outcome.Pass("store-unavailable");
     }
     StoredPage page = found.page();
-    if (page != null && page.isUncacheableMarker() && engine.clock.millis() < page.freshUntilMillis()) {
-      rebuild.afterRefusal(p, found, false);
-      return;
-    }
-    switch (found.decision().state()) {
-      case FRESH -> responder.serve(p, page, Event.HIT, CacheStatus.hit(responder.ttlLeft(page)));
-      case STALE -> {
-        RebuildLock.Lease lease = rebuild.tryLock(p, found, Event.MISS);
-        if (lease != null) {
-          rebuild.buildUnderLock(p, found, page, lease);
-        } else if (found.decision().early()) {
-          responder.serve(p, page, Event.HIT, CacheStatus.hit(responder.ttlLeft(page)));
-        } else if (StaleWindows.whileRevalidating(page, policy.honorCacheControl(), engine.clock.millis())) {
-          responder.serve(p, page, Event.STALE, CacheStatus.stale(responder.ttlLeft(page), found.decision().reason()));
-        } else {
-          waiting.absent(p, found); // past its stale-while-revalidate: wait for the rebuild, as for a missing page
-        }
+    Route route = Route.decide(page, found.decision(), p.policy().honorCacheControl(), p.notes().waitedInJvm,
+        engine.clock.millis());
+    Route.Way way = route.way();
+    if (way == Route.Way.REBUILD) {
+      Lease lease = Lease.tryTake(engine.lock, p, found);
+      if (lease != null) {
+        p.stats().record(Event.MISS);
+        return new Build(builds, p, found, page, lease).run();
       }
-      case ABSENT -> waiting.absent(p, found);
+      way = route.ifLost();
     }
+    switch (way) {
+      case SERVE_FRESH -> {
+        p.stats().record(Event.HIT);
+        if (SignedInVisitors.signedIn(p.req())) {
+          p.stats().signedInHit();
+        }
+        return Outcome.serving(page, CacheStatus.hit(responder.ttlLeft(page)));
+      }
+      case SERVE_STALE -> {
+        p.stats().record(Event.STALE);
+        return Outcome.serving(page, CacheStatus.stale(responder.ttlLeft(page), found.decision().reason()));
+      }
+      case PASS_AFTER_REFUSAL -> {
+        return new Outcome.Pass(page.uncacheableReason());
+      }
+      case BUILD_AFTER_REFUSAL, BUILD_WITHOUT_LOCK -> { // no lock: a refused page makes nobody queue
+        p.stats().record(Event.MISS);
+        return new Build(builds, p, found, null, null).run();
+      }
+      default -> { } // WAIT
+    }
+    p.stats().record(Event.MISS); // the builder and those who wait for it alike
+    Waiting.Waited waited = waiting.absent(p, found);
+    if (waited instanceof Waiting.Waited.Page arrived) {
+      return arrived.serve(); // counted as its miss
+    }
+    if (waited instanceof Waiting.Waited.Refused refused) {
+      handOn(refused.handOn()); // at once: the others build too instead of waiting for this build
+      StoredPage marker = refused.found().page();
+      return Route.afterRefusal(marker).way() == Route.Way.PASS_AFTER_REFUSAL
+          ? new Outcome.Pass(marker.uncacheableReason())
+          : new Build(builds, p, refused.found(), null, null).run();
+    }
+    if (waited instanceof Waiting.Waited.Locked locked) {
+      return new Build(builds, p, locked.found(), null, locked.lease()).run();
+    }
+    return new Build(builds, p, ((Waiting.Waited.Alone) waited).found(), null, null).run();
   }
 
   /**
-   * An ASYNC dispatch: continues the build its request started (found through a request attribute)
-   * instead of being a new request; any other goes straight to the handler, as it did the first time.
+   * The one answer: hands the page the route wrote or found to this JVM's requests waiting for it,
+   * then sends. Called for every request, and by an async build when it ends ({@link Build}).
+   */
+  void answer(PageRequest p, Outcome outcome) throws IOException, ServletException {
+    if (outcome instanceof Outcome.Serve serve) {
+      handOn(serve.handOn());
+      responder.serve(p, serve.page(), serve.status());
+    } else if (outcome instanceof Outcome.Replay replay) {
+      handOn(replay.handOn());
+      responder.replay(p, replay.response(), replay.status());
+    } else if (outcome instanceof Outcome.Sent sent) {
+      handOn(sent.handOn()); // it went to the client as it was written
+    } else if (outcome instanceof Outcome.Pass pass) {
+      responder.bypass(p, pass.reason());
+    } else if (outcome instanceof Outcome.Failed failed) {
+      rethrow(failed.failure());
+    } // Continues: the async build answers when it ends
+  }
+
+  private void handOn(Outcome.HandOn handOn) {
+    if (handOn != null) {
+      engine.waiting.arrived(handOn.key(), handOn.page());
+    }
+  }
+
+  private static void rethrow(Exception failure) throws IOException, ServletException {
+    if (failure instanceof IOException e) {
+      throw e;
+    } else if (failure instanceof ServletException e) {
+      throw e;
+    } else if (failure instanceof RuntimeException e) {
+      throw e;
+    }
+    throw new ServletException(failure);
+  }
+
+  /**
+   * An ASYNC dispatch: continues the build its request started (the container hands it back through
+   * a request attribute) instead of being a new request; any other goes straight to the handler, as
+   * it did the first time.
    */
   void asyncDispatch(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
       throws IOException, ServletException {
-    rebuild.asyncDispatchSeen();
-    if (req.getAttribute(AsyncBuild.ATTRIBUTE) instanceof AsyncBuild build) {
-      req.removeAttribute(AsyncBuild.ATTRIBUTE);
+    asyncDispatchesSeen = true; // the filter is mapped for them: builds can go on in theirs
+    if (req.getAttribute(Build.ATTRIBUTE) instanceof Build build) {
+      req.removeAttribute(Build.ATTRIBUTE);
       build.resume(req, res, chain);
     } else {
       chain.doFilter(req, res);

@@ -4,13 +4,48 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.pagecache.internal.key.RequestParts;
+import org.pagecache.internal.near.NearCache;
+import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.stats.HandlerRecorder;
+import org.pagecache.internal.store.StoredPage;
 
-/** The request for a page being handled, with what every step needs: handler, policy, stats, key parts. */
+/**
+ * The request for a page being handled: what every step needs (handler, policy, stats, key parts),
+ * and in {@link #notes} what one step learns for a later one. This object, not request attributes,
+ * carries it, one per request.
+ */
 record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain chain,
-    String handler, CachePolicy policy, HandlerRecorder stats, RequestParts parts) {
+    String handler, CachePolicy policy, HandlerRecorder stats, RequestParts parts, Notes notes) {
+
+  PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain chain, String handler, CachePolicy policy,
+      HandlerRecorder stats, RequestParts parts) {
+    this(req, res, chain, handler, policy, stats, parts, new Notes());
+  }
 
   boolean isHead() {
     return "HEAD".equals(req.getMethod());
+  }
+
+  /**
+   * What the steps of one request learn for the later ones. Used by one thread at a time (an async
+   * build's end comes after the request's own thread has left it).
+   */
+  static final class Notes {
+    /** The near cache entry the lookup served this request from; null when memcached was asked. */
+    NearCache.Entry nearEntry;
+    /** The lookup waited lock.wait in the JVM for another request's build already. */
+    boolean waitedInJvm;
+    /** The vary record the lookup found under the page's URL, reused when the build stores a variant. */
+    StoredPage varyRecord;
+    /** This request's place in the JVM's waiting list, closed once its answer is sent; null when it never joined. */
+    WaitingList.Ticket ticket;
+
+    /** Ends this request's wait in the JVM: a leader's close releases whoever still waits with it. */
+    void leaveWaitingList() {
+      if (ticket != null) {
+        ticket.close();
+        ticket = null;
+      }
+    }
   }
 }

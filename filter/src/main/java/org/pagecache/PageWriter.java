@@ -22,8 +22,8 @@ import org.pagecache.store.StoreException;
 
 /**
  * Writes what a build decided to the store: the page (with its tags' versions and the headers it
- * varies on), or a small marker saying its build was refused; and tells the requests of this JVM
- * waiting for it.
+ * varies on), or a small marker saying its build was refused; the outcome it returns hands the page
+ * on to the requests of this JVM waiting for it.
  */
 final class PageWriter {
   private static final long THIRTY_DAYS_SECONDS = 30L * 24 * 3600;
@@ -37,7 +37,7 @@ final class PageWriter {
   }
 
   /** @param into where the build's lock was taken ({@code RebuildLock.Lease#placement}), or the engine's store */
-  Built store(PageRequest p, Found found, BuildDecision d, StoredPage stale, long start, Store into) {
+  Outcome store(PageRequest p, Found found, BuildDecision d, StoredPage stale, long start, Store into) {
     CapturedResponse c = d.response();
     Duration fresh = d.fresh();
     long now = engine.clock.millis();
@@ -58,12 +58,12 @@ final class PageWriter {
     byte[] bytes = engine.codec.encode(page);
     if (tags == null) {
       p.stats().record(Event.ERROR);
-      return Built.serving(page, CacheStatus.miss(stale != null, false));
+      return Outcome.serving(page, CacheStatus.miss(stale != null, false));
     }
     if (bytes.length > engine.maxEntrySize) {
-      rememberRefusal(p, found, "too-large", start, into);
+      Outcome.HandOn marker = rememberRefusal(p, found, "too-large", start, into);
       p.stats().bypass("too-large");
-      return Built.replaying(c, CacheStatus.refused("too-large"));
+      return new Outcome.Replay(c, CacheStatus.refused("too-large"), marker);
     }
     int ttl = storeTtlSeconds(keptFor(page, fresh, p.policy()));
     boolean stored = record == null || storeQuietly(p, into, lookup.pageKey(p), engine.codec.encode(record), ttl);
@@ -72,8 +72,7 @@ final class PageWriter {
       p.stats().record(Event.WRITE);
       engine.near.remember(key, p.handler(), page, now);
     }
-    engine.waiting.arrived(found.key(), page);
-    return Built.serving(page, CacheStatus.miss(stale != null, stored));
+    return Outcome.handingOn(found.key(), page, CacheStatus.miss(stale != null, stored));
   }
 
   /**
@@ -81,17 +80,17 @@ final class PageWriter {
    * 304's and its freshness judged anew from them, is stored again and served (RFC 9111 4.3.4);
    * the body is not built again. If the updated headers now forbid storing, it is served this once.
    */
-  Built freshened(PageRequest p, Found found, CapturedResponse notModified, long start, boolean containerSetCookie,
+  Outcome freshened(PageRequest p, Found found, CapturedResponse notModified, long start, boolean containerSetCookie,
       String sessionUse, Store into) {
     StoredPage old = found.page();
     long now = engine.clock.millis();
     List<Header> merged = Freshening.merged(old.headers(), notModified.headers());
     CapturedResponse asStored = new CapturedResponse(old.status(), merged, List.of(), new byte[0], null, false, false,
         false);
-    BuildDecision d = BuildDecision.of(asStored, p.policy(), start, false, containerSetCookie, false, sessionUse);
+    BuildDecision d = BuildDecision.of(asStored, p.policy(), start, null, containerSetCookie, false, sessionUse);
     if (d.kind() != BuildDecision.Kind.STORE) {
       p.stats().bypass(d.reason());
-      return Built.serving(old, CacheStatus.refused(d.reason()));
+      return Outcome.serving(old, CacheStatus.refused(d.reason()));
     }
     List<TagVersion> tags = old.tags();
     if (!tags.isEmpty()) {
@@ -100,7 +99,7 @@ final class PageWriter {
         tags = tags.stream().map(t -> new TagVersion(t.tag(), recorded.getOrDefault(t.tag(), 0L))).toList();
       } catch (StoreException e) {
         p.stats().record(Event.ERROR);
-        return Built.serving(old, CacheStatus.miss(true, false));
+        return Outcome.serving(old, CacheStatus.miss(true, false));
       }
     }
     List<Header> headers = new ArrayList<>(merged);
@@ -117,8 +116,7 @@ final class PageWriter {
       p.stats().record(Event.WRITE);
       engine.near.remember(found.key(), p.handler(), page, now);
     }
-    engine.waiting.arrived(found.key(), page);
-    return Built.serving(page, CacheStatus.miss(true, stored));
+    return Outcome.handingOn(found.key(), page, CacheStatus.miss(true, stored));
   }
 
   /**
@@ -133,12 +131,13 @@ final class PageWriter {
   /**
    * A small marker entry: the last build of this page was refused, so nobody waits on its lock;
    * it counts the refusals in a row, which decides between miss and pass (see {@link HitForMiss}).
+   * Returns the marker for the requests of this JVM waiting for the page.
    */
-  void rememberRefusal(PageRequest p, Found found, String reason, long now, Store into) {
+  Outcome.HandOn rememberRefusal(PageRequest p, Found found, String reason, long now, Store into) {
     StoredPage marker = StoredPage.uncacheable(reason, HitForMiss.refusalsAfter(found.page(), now), now,
         now + engine.uncacheableTtl.toMillis());
     storeQuietly(p, into, found.key(), engine.codec.encode(marker), (int) Math.max(1, engine.uncacheableTtl.toSeconds()));
-    engine.waiting.arrived(found.key(), marker);
+    return new Outcome.HandOn(found.key(), marker);
   }
 
   private boolean storeQuietly(PageRequest p, Store into, String key, byte[] bytes, int ttlSeconds) {

@@ -12,8 +12,6 @@ import org.pagecache.internal.capture.PageSender.Label;
 import org.pagecache.internal.capture.PageSender;
 import org.pagecache.internal.capture.TagsHeaderHidden;
 import org.pagecache.internal.fragments.Placeholders;
-import org.pagecache.internal.near.NearCache;
-import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.store.StoredPage;
 
 /**
@@ -28,22 +26,13 @@ final class Responder {
     this.engine = engine;
   }
 
-  /**
-   * Serves a stored page, counting its views and filling its counters in: live even on a hit.
-   * {@code event} is null when the request's event was traced already (a miss, at its lookup).
-   */
-  void serve(PageRequest p, StoredPage page, Event event, CacheStatus status) throws IOException {
-    if (event != null) {
-      p.stats().record(event);
-    }
+  /** Serves a stored page, counting its views and filling its counters in: live even on a hit. */
+  void serve(PageRequest p, StoredPage page, CacheStatus status) throws IOException {
     Map<String, Long> counts = p.isHead() || page.viewKeys().isEmpty() ? Map.of() : engine.live.count(page.viewKeys());
-    if (event == Event.HIT && SignedInVisitors.signedIn(p.req())) {
-      p.stats().signedInHit();
-    }
     byte[] rendered = page.placeholders()
         ? engine.live.render(p.req(), p.stats(), page.body(), contentType(page), counts, status.xCache()) : null;
     PageSender.send(p.req(), p.res(), page, engine.clock.millis(), label(status),
-        rendered, engine.near.identityBody((NearCache.Entry) p.req().getAttribute(Lookup.NEAR_ENTRY), page),
+        rendered, engine.near.identityBody(p.notes().nearEntry, page),
         engine.maxEntrySize * 8);
   }
 
@@ -114,24 +103,7 @@ final class Responder {
     return new CapturingResponse(p.res(), engine.maxEntrySize, p.req().getServletContext().getResponseCharacterEncoding());
   }
 
-
   long ttlLeft(StoredPage page) {
     return (page.freshUntilMillis() - engine.clock.millis()) / 1000;
-  }
-
-  void answer(PageRequest p, Built b) throws IOException, ServletException {
-    if (b.failure() instanceof IOException e) {
-      throw e;
-    } else if (b.failure() instanceof ServletException e) {
-      throw e;
-    } else if (b.failure() instanceof RuntimeException e) {
-      throw e;
-    } else if (b.failure() != null) {
-      throw new ServletException(b.failure());
-    } else if (b.page() != null) {
-      serve(p, b.page(), null, b.status());
-    } else if (b.replay() != null) {
-      replay(p, b.replay(), b.status());
-    } // else the response went to the client as it was written (Built.SENT)
   }
 }

@@ -1,89 +1,89 @@
 package org.pagecache;
 
-import jakarta.servlet.ServletException;
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.freshness.Freshness;
-import org.pagecache.internal.freshness.RebuildLock;
 import org.pagecache.internal.freshness.WaitingChoice;
+import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.StoreException;
 
 /**
- * ABSENT: nothing servable is stored. The first request of this JVM takes the lock and builds, or
- * watches memcached while another JVM builds; the other requests of this JVM wait for it in the
- * JVM, not each on memcached. Every wait is bounded by {@code lock.wait}; what to do after each
- * wait is {@link WaitingChoice}'s decision.
+ * Nothing servable is stored: the first request of this JVM takes the lock, or watches memcached
+ * while another JVM builds; the other requests of this JVM wait for it in the JVM, not each on
+ * memcached. Every wait is bounded by {@code lock.wait}; what to do after each wait is {@link
+ * WaitingChoice}'s decision. Returns what the wait came to ({@link Waited}); sends nothing, builds
+ * nothing.
  */
 final class Waiting {
   private static final long FIRST_POLL_MILLIS = 10;
   private static final long MAX_POLL_MILLIS = 100;
 
-  private final Engine engine;
-  private final Responder responder;
-  private final Rebuild rebuild;
-  private final Lookup lookup;
+  /** What a wait came to. */
+  sealed interface Waited {
+    /** A page to serve: built by the request waited for, copied from the warm cluster, or found by polling. */
+    record Page(Outcome.Serve serve) implements Waited {}
 
-  Waiting(Engine engine, Lookup lookup, Responder responder, Rebuild rebuild) {
-    this.engine = engine;
-    this.lookup = lookup;
-    this.responder = responder;
-    this.rebuild = rebuild;
+    /** The build waited for was refused: its marker, handed on at once (nobody queues on a refused page). */
+    record Refused(Found found, Outcome.HandOn handOn) implements Waited {}
+
+    /** This request won the page's lock (for {@code found}, which may be a variant's): it builds. */
+    record Locked(Found found, Lease lease) implements Waited {}
+
+    /** Waited lock.wait for nothing, or the lock is someone else's: build without the lock. */
+    record Alone(Found found) implements Waited {}
   }
 
-  void absent(PageRequest p, Found found) throws IOException, ServletException {
-    p.stats().record(Event.MISS); // the builder and those who wait for it alike
-    if (p.req().getAttribute(Lookup.WAITED_IN_JVM) != null) {
-      buildWithoutLock(p, found); // waited lock.wait already: never keep a reader waiting longer
-      return;
-    }
-    try (WaitingList.Ticket ticket = engine.waiting.join(found.key())) {
-      if (!ticket.leads()) {
-        p.stats().lockWaited();
-        WaitingList.Wait w = ticket.await(engine.lockWait);
-        StoredPage arrived = w.page();
-        switch (WaitingChoice.afterWakeUp(w.timedOut(), arrived, arrived != null && Lookup.varyMatches(arrived, p.req()))) {
-          case BUILD_WITHOUT_LOCK -> {
-            buildWithoutLock(p, found);
-            return;
-          }
-          case AFTER_REFUSAL -> {
-            rebuild.afterRefusal(p, found.withPage(arrived), true);
-            return;
-          }
-          case SERVE -> {
-            responder.serve(p, arrived, null, CacheStatus.collapsed(responder.ttlLeft(arrived))); // counted as its miss
-            return;
-          }
-          default -> { } // FIND_OWN_WAY: as every request did before the waiting list
+  private final Engine engine;
+  private final Lookup lookup;
+
+  Waiting(Engine engine, Lookup lookup) {
+    this.engine = engine;
+    this.lookup = lookup;
+  }
+
+  /**
+   * Joins this JVM's waiting list for the page ({@link PageRequest.Notes#ticket}: the request holds its
+   * place until its answer is sent), and waits for the page as the list's follower or its leader.
+   */
+  Waited absent(PageRequest p, Found found) {
+    WaitingList.Ticket ticket = engine.waiting.join(found.key());
+    p.notes().ticket = ticket;
+    if (!ticket.leads()) {
+      p.stats().lockWaited();
+      WaitingList.Wait w = ticket.await(engine.lockWait);
+      StoredPage arrived = w.page();
+      switch (WaitingChoice.afterWakeUp(w.timedOut(), arrived, arrived != null && VaryRecord.matches(arrived, p.req()))) {
+        case BUILD_WITHOUT_LOCK -> {
+          return new Waited.Alone(found);
         }
-      }
-      // A cold cluster first copies the page from the warm one (memcached.warm.from)
-      StoredPage copy = engine.clusters.warmCopy(p.handler(), found.key(), page -> Lookup.varyMatches(page, p.req()),
-          p.policy().grace());
-      if (copy != null) {
-        engine.waiting.arrived(found.key(), copy);
-        responder.serve(p, copy, null, CacheStatus.warmCopy(responder.ttlLeft(copy)));
-        return;
-      }
-      RebuildLock.Lease lease = rebuild.tryLock(p, found, null);
-      if (lease != null) {
-        rebuild.buildUnderLock(p, found, null, lease);
-      } else {
-        waitForBuilder(p, found);
+        case AFTER_REFUSAL -> {
+          return new Waited.Refused(found.withPage(arrived), null);
+        }
+        case SERVE -> {
+          return new Waited.Page(Outcome.serving(arrived, CacheStatus.collapsed(ttlLeft(arrived))));
+        }
+        default -> { } // FIND_OWN_WAY: as every request did before the waiting list
       }
     }
+    // A cold cluster first copies the page from the warm one (memcached.warm.from)
+    StoredPage copy = engine.clusters.warmCopy(p.handler(), found.key(), page -> VaryRecord.matches(page, p.req()),
+        p.policy().grace());
+    if (copy != null) {
+      return new Waited.Page(Outcome.handingOn(found.key(), copy, CacheStatus.warmCopy(ttlLeft(copy))));
+    }
+    Lease lease = Lease.tryTake(engine.lock, p, found);
+    return lease != null ? new Waited.Locked(found, lease) : waitForBuilder(p, found);
   }
 
   /** Another JVM holds the lock: polls memcached for its page, with a growing pause, up to lock.wait. */
-  private void waitForBuilder(PageRequest p, Found found) throws IOException, ServletException {
+  private Waited waitForBuilder(PageRequest p, Found found) {
     p.stats().lockWaited();
-    String lockKey = rebuild.lockKey(found);
+    String lockKey = Lease.key(engine.lock, found);
     long deadline = System.nanoTime() + engine.lockWait.toNanos();
     long pause = FIRST_POLL_MILLIS;
     try {
@@ -93,26 +93,20 @@ final class Waiting {
         Map<String, byte[]> got = engine.store.getMulti(List.of(found.key(), lockKey));
         StoredPage page = engine.codec.decode(found.key(), got.get(found.key()));
         if (page != null && page.isVaryRecord()) {
-          variantAfterWait(p);
-          return;
+          return variantAfterWait(p);
         }
-        boolean variantMatches = page != null && Lookup.varyMatches(page, p.req());
+        boolean variantMatches = page != null && VaryRecord.matches(page, p.req());
         switch (WaitingChoice.afterPoll(page, found.page(), variantMatches, got.containsKey(lockKey))) {
           case AFTER_REFUSAL -> {
-            engine.waiting.arrived(found.key(), page);
-            rebuild.afterRefusal(p, found.withPage(page), true);
-            return;
+            return new Waited.Refused(found.withPage(page), new Outcome.HandOn(found.key(), page));
           }
           case SERVE -> {
-            engine.waiting.arrived(found.key(), page);
-            responder.serve(p, page, null, CacheStatus.collapsed(responder.ttlLeft(page))); // counted as its miss
-            return;
+            return new Waited.Page(Outcome.handingOn(found.key(), page, CacheStatus.collapsed(ttlLeft(page))));
           }
           case TAKE_OVER -> { // one waiter takes over, the others keep waiting
-            RebuildLock.Lease lease = rebuild.tryLock(p, found, null);
+            Lease lease = Lease.tryTake(engine.lock, p, found);
             if (lease != null) {
-              rebuild.buildUnderLock(p, found, null, lease);
-              return;
+              return new Waited.Locked(found, lease);
             }
           }
           default -> { } // KEEP_WAITING
@@ -121,11 +115,7 @@ final class Waiting {
     } catch (StoreException e) {
       p.stats().record(Event.ERROR);
     }
-    buildWithoutLock(p, found); // waited lock.wait for nothing: never keep a reader waiting longer
-  }
-
-  private void buildWithoutLock(PageRequest p, Found found) throws IOException, ServletException {
-    responder.answer(p, rebuild.build(p, found, null));
+    return new Waited.Alone(found); // waited lock.wait for nothing: never keep a reader waiting longer
   }
 
   private static void sleep(long millis) {
@@ -140,18 +130,17 @@ final class Waiting {
    * The builder found that the URL's responses vary and stored its own variant: this request's
    * variant is served if someone built it, else built by this request (under its own lock when free).
    */
-  private void variantAfterWait(PageRequest p) throws IOException, ServletException {
+  private Waited variantAfterWait(PageRequest p) {
     Found variant = lookup.find(p, false);
     StoredPage page = variant.page();
     if (page != null && !page.isUncacheableMarker() && variant.decision().state() == Freshness.State.FRESH) {
-      responder.serve(p, page, null, CacheStatus.collapsed(responder.ttlLeft(page)));
-      return;
+      return new Waited.Page(Outcome.serving(page, CacheStatus.collapsed(ttlLeft(page))));
     }
-    RebuildLock.Lease lease = rebuild.tryLock(p, variant, null);
-    if (lease != null) {
-      rebuild.buildUnderLock(p, variant, null, lease);
-    } else {
-      responder.answer(p, rebuild.build(p, variant, null));
-    }
+    Lease lease = Lease.tryTake(engine.lock, p, variant);
+    return lease != null ? new Waited.Locked(variant, lease) : new Waited.Alone(variant);
+  }
+
+  private long ttlLeft(StoredPage page) {
+    return (page.freshUntilMillis() - engine.clock.millis()) / 1000;
   }
 }

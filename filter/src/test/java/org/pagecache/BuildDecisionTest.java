@@ -12,12 +12,17 @@ import org.junit.jupiter.api.Test;
 import org.pagecache.BuildDecision.Kind;
 import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.capture.CapturedResponse;
+import org.pagecache.internal.store.StoredPage;
 import org.pagecache.internal.store.StoredPage.Header;
 
 /** The one decision about a built response, and the Cache-Status values, from plain values. */
 class BuildDecisionTest {
   private static final long NOW = 1_800_000_000_000L;
   private static final CachePolicy POLICY = CachePolicy.defaults("page", Duration.ofMinutes(1), Duration.ofMinutes(10));
+
+  /** A stale copy: expired a minute ago, without Cache-Control (the policy's grace decides). */
+  private static final StoredPage STALE = new StoredPage(200, List.of(), new byte[0], false, null, NOW - 120_000,
+      NOW - 60_000, 5, 0, List.of(), List.of(), false, List.of(), null);
 
   private static CapturedResponse response(int status, String... headers) {
     List<Header> list = new ArrayList<>();
@@ -28,7 +33,7 @@ class BuildDecisionTest {
   }
 
   private static BuildDecision decide(CapturedResponse c, CachePolicy policy, boolean hasStale) {
-    return BuildDecision.of(c, policy, NOW, hasStale, false, false, null);
+    return BuildDecision.of(c, policy, NOW, hasStale ? STALE : null, false, false, null);
   }
 
   @Test
@@ -60,16 +65,34 @@ class BuildDecisionTest {
   }
 
   @Test
+  void inHonorModeTheStaleCopyStandsInOnlyWithinItsStaleIfErrorAndForTheErrorsItHides() {
+    CachePolicy honor = POLICY.with("cache-control=honor");
+    StoredPage within = new StoredPage(200, List.of(new Header("Cache-Control", "max-age=60, stale-if-error=120")),
+        new byte[0], false, null, NOW - 120_000, NOW - 60_000, 5, 0, List.of(), List.of(), false, List.of(), null);
+    assertEquals(Kind.STALE_IF_ERROR, BuildDecision.of(response(503), honor, NOW, within, false, false, null).kind());
+    BuildDecision notHidden = BuildDecision.of(response(501), honor, NOW, within, false, false, null);
+    assertEquals(Kind.REFUSE, notHidden.kind());
+    assertEquals("error", notHidden.reason());
+    assertFalse(notHidden.rememberRefusal(), "the stale copy stays");
+    StoredPage past = new StoredPage(200, List.of(new Header("Cache-Control", "max-age=60, stale-if-error=30")),
+        new byte[0], false, null, NOW - 120_000, NOW - 60_000, 5, 0, List.of(), List.of(), false, List.of(), null);
+    assertEquals(Kind.REFUSE, BuildDecision.of(response(503), honor, NOW, past, false, false, null).kind());
+    assertTrue(BuildDecision.staleStandsIn(within, null, true, NOW), "a handler that threw");
+    assertFalse(BuildDecision.staleStandsIn(past, null, true, NOW));
+    assertFalse(BuildDecision.staleStandsIn(null, 503, false, NOW), "no stale copy");
+  }
+
+  @Test
   void aCookieFromTheContainerAndAnUnkeyedHeaderUnderStrictRefuse() {
-    assertEquals("set-cookie", BuildDecision.of(response(200), POLICY, NOW, false, true, false, null).reason());
-    assertEquals(Kind.STORE, BuildDecision.of(response(200), POLICY, NOW, false, false, true, null).kind(), "report mode");
+    assertEquals("set-cookie", BuildDecision.of(response(200), POLICY, NOW, null, true, false, null).reason());
+    assertEquals(Kind.STORE, BuildDecision.of(response(200), POLICY, NOW, null, false, true, null).kind(), "report mode");
     assertEquals("unkeyed-header",
-        BuildDecision.of(response(200), POLICY.with("headers=strict"), NOW, false, false, true, null).reason());
+        BuildDecision.of(response(200), POLICY.with("headers=strict"), NOW, null, false, true, null).reason());
   }
 
   @Test
   void aBuildThatUsedTheSessionIsThisVisitorsOnlyAndLeavesNoMarker() {
-    BuildDecision d = BuildDecision.of(response(200), POLICY, NOW, false, false, false, "attribute:cart");
+    BuildDecision d = BuildDecision.of(response(200), POLICY, NOW, null, false, false, "attribute:cart");
     assertEquals(Kind.REFUSE, d.kind());
     assertEquals("session", d.reason());
     assertFalse(d.rememberRefusal(), "one visitor's session must not make the page hit-for-pass for everyone");

@@ -1,10 +1,12 @@
 package org.pagecache.internal.key;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import org.pagecache.internal.store.StoredPage;
 
 /**
  * Keys of pages whose responses vary (RFC 9111 4.1), per URL: the URL's primary key holds a small
@@ -51,5 +53,15 @@ public final class VaryRecord {
     List<String> all = new ArrayList<>(policyVary);
     all.addAll(extra);
     return all;
+  }
+
+  /** True when {@code page} is this request's variant: the request has the values of the headers the page varies on. */
+  public static boolean matches(StoredPage page, HttpServletRequest req) {
+    for (StoredPage.Header h : page.vary()) {
+      if (!h.value().equals(PageKeys.headerValue(req, h.name()))) {
+        return false;
+      }
+    }
+    return true;
   }
 }

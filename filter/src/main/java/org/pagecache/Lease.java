@@ -1,0 +1,58 @@
+package org.pagecache;
+
+import org.pagecache.internal.freshness.RebuildLock;
+import org.pagecache.internal.stats.Event;
+import org.pagecache.store.Store;
+import org.pagecache.store.StoreException;
+
+/**
+ * The rebuild lock of one page, held by one request: taken by {@link #tryTake} (dog-pile: one
+ * rebuilder via memcached add), given back once by {@link #giveBack}: by {@link Build#run}
+ * whatever way the build ended, or by an async build when it ends.
+ */
+final class Lease {
+  private final RebuildLock lock;
+  private final RebuildLock.Lease held;
+
+  private Lease(RebuildLock lock, RebuildLock.Lease held) {
+    this.lock = lock;
+    this.held = held;
+  }
+
+  /**
+   * The rebuild lock of the page {@code found} names, at its version, if this request won it, else
+   * null (lost, or memcached failed).
+   */
+  static Lease tryTake(RebuildLock lock, PageRequest p, Found found) {
+    try {
+      RebuildLock.Lease held = lock.tryAcquire(found.key(), version(found), lock.newOwner());
+      return held != null ? new Lease(lock, held) : null;
+    } catch (StoreException e) {
+      p.stats().record(Event.ERROR);
+      return null;
+    }
+  }
+
+  /** The lock key a build of {@code found} takes: one per version, so a refresh never waits on an older build. */
+  static String key(RebuildLock lock, Found found) {
+    return lock.key(found.key(), version(found));
+  }
+
+  private static long version(Found found) {
+    return RebuildLock.version(found.token(), found.tagVersions().values());
+  }
+
+  /** Where a build under this lease writes: where its lock was taken (a build finishes where it started). */
+  Store placement() {
+    return held.placement();
+  }
+
+  void giveBack(PageRequest p) {
+    try {
+      lock.release(held);
+      p.stats().record(Event.UNLOCK);
+    } catch (StoreException e) {
+      p.stats().record(Event.ERROR); // the lock expires by itself: its lease is no longer renewed
+    }
+  }
+}
