@@ -74,6 +74,53 @@ class OneNodeOutageLogTest {
         "no stack traces:\n" + all);
   }
 
+  /**
+   * Issue 27: a node killed while calls are in flight resets their connections under them, which
+   * xmemcached logs as "network layout exception" at ERROR with a stack trace (Connection reset,
+   * Broken pipe). Per node and outage: at most one WARN and one INFO line, no ERROR, no stack trace.
+   */
+  @Test
+  void aNodeKilledUnderLoadLogsOneWarnAndOneInfoLineAndNoStackTrace() throws Exception {
+    Path log = Files.createTempFile("outage-load-log-", ".txt");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        "-Dorg.slf4j.simpleLogger.defaultLogLevel=info", OutageLogScenario.class.getName(), memcached.servers())
+        .redirectError(log.toFile()).start();
+    try (PrintWriter commands = new PrintWriter(child.getOutputStream(), true, StandardCharsets.UTF_8);
+        BufferedReader answers = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+      assertEquals("ready", answers.readLine());
+      Driver d = new Driver(commands, answers);
+      d.run("load 4");
+      d.run("calls 200");
+      for (int kill = 0; kill < 3; kill++) { // three outages of node 1, each killed under load
+        memcached.node(1).stop();
+        outage(d);
+        memcached.node(1).start();
+        d.run("advance 1000");
+        d.run("calls 60");
+      }
+      d.run("load 0");
+      commands.println("quit");
+    } finally {
+      if (!child.waitFor(30, TimeUnit.SECONDS)) {
+        child.destroyForcibly();
+      }
+    }
+    List<String> lines = Files.readAllLines(log);
+    Files.deleteIfExists(log);
+    String all = String.join("\n", lines);
+    String address = memcached.node(1).address();
+    long warn = lines.stream().filter(l -> l.contains(" WARN ") && l.contains(address)).count();
+    // PageCache's own lines; xmemcached's connector also says "Add a session"/"Remove a session" at
+    // INFO for every connection, outage or not (an application keeps com.google.code.yanf4j at WARN).
+    long info = lines.stream().filter(l -> l.contains(" INFO org.pagecache") && l.contains(address)).count();
+    assertTrue(warn >= 1 && warn <= 3, "one WARN line per outage (3): " + warn + "\n" + all);
+    assertTrue(info <= 3, "at most one INFO line per outage (3): " + info + "\n" + all);
+    assertEquals(List.of(), lines.stream().filter(l -> l.contains(" ERROR ")).toList(), all);
+    assertEquals(List.of(), lines.stream().filter(l -> l.startsWith("\tat ") || l.startsWith("Caused by")).toList(),
+        "no stack traces:\n" + all);
+  }
+
   /** SECONDS_OF_OUTAGE retries of the breaker, spread over at least a few real seconds. */
   private static void outage(Driver d) throws IOException {
     long start = System.nanoTime();
