@@ -15,8 +15,8 @@ import org.pagecache.internal.stats.HandlerRecorder;
  * A build is shared with the group only on evidence: it read nothing personal outside its fragments
  * (no principal, no role outside the key, no {@code Authorization}, no cookie, no session value; no
  * session value nor the user's name in the body). A build that did read one is its visitor's only,
- * and from then on this JVM sends the handler's signed-in visitors past the cache; the cause (a name
- * only) is counted with the session evidence.
+ * and from then on this JVM sends the handler's visitors of that group past the cache; the cause (a
+ * name only) is counted with the session evidence.
  */
 final class SignedInVisitors {
   /** The Cache-Status detail of a signed-in visitor sent past the cache. */
@@ -49,7 +49,7 @@ final class SignedInVisitors {
   /** {@link #BYPASS} when this signed-in visitor must go past the cache, else null (and the visitor is remembered). */
   static String requestBypass(HttpServletRequest req, Visitor visitor, HandlerRecorder stats) {
     stats.signedInRequest();
-    String cause = visitor.group() == null ? "no-group" : stats.signedInNotShared();
+    String cause = visitor.group() == null ? "no-group" : stats.signedInNotShared(visitor.group());
     if (cause != null) {
       stats.sessionBypass("signed-in:" + cause);
       return BYPASS;
@@ -83,10 +83,10 @@ final class SignedInVisitors {
     return null;
   }
 
-  /** A signed-in build not shared: this handler's signed-in visitors go past the cache from now on. */
+  /** A signed-in build not shared: this handler's visitors of that group go past the cache from now on. */
   static void notShared(HttpServletRequest req, String cause, HandlerRecorder stats) {
-    if (signedIn(req)) {
-      stats.signedInNotShared(cause);
+    if (req.getAttribute(ATTRIBUTE) instanceof Visitor v) {
+      stats.signedInNotShared(v.group(), cause);
     }
   }
 }

@@ -4,6 +4,7 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import java.time.Clock;
+import org.pagecache.PageCache;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.slf4j.Logger;
@@ -32,6 +33,8 @@ public class DemoSite implements ServletContextListener {
     ArticleViews views = new ArticleViews(db);
     context.setAttribute(CountSource.class.getName(), views);
     context.setAttribute(CountSink.class.getName(), views);
+    // The header's personal part, filled in by the cache for each visitor on every serve.
+    PageCache.fragment(context, Layout.GREETING, Layout::greeting);
     log.info("demo: {} articles in {} sections; every CMS call takes {} ms", SeedArticles.COUNT,
         Section.values().length, settings.delayMillis());
   }

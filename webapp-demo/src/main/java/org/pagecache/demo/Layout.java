@@ -29,7 +29,8 @@ final class Layout {
       header{display:flex;gap:1rem;align-items:baseline;border-bottom:2px solid #222;padding:.6rem 0;flex-wrap:wrap}
       header .brand{font-weight:700;font-size:1.3rem;text-decoration:none;color:#222}
       nav a{margin-right:.8rem}
-      .tools{margin-left:auto;font-size:.85rem}
+      .who{margin-left:auto;font-size:.85rem} .who form{display:inline}
+      .tools{font-size:.85rem}
       .meta{color:#666;font-size:.85rem}
       ul.articles{list-style:none;padding:0} ul.articles li{margin:.7rem 0}
       footer{margin:2rem 0;padding-top:.6rem;border-top:1px solid #ccc;font-size:.85rem;color:#444}
@@ -51,7 +52,26 @@ final class Layout {
       })();
       """;
 
+  /** The header's fragment: "Signed in as NAME" with a sign-out button, or a sign-in link. */
+  static final String GREETING = "greeting";
+
   private Layout() {}
+
+  /**
+   * The greeting of the visitor of {@code req}, rendered on every serve (registered by
+   * {@link DemoSite}). Reads the principal and the session: it is the visitor's own part.
+   */
+  static String greeting(HttpServletRequest req) {
+    String ctx = Html.escape(req.getContextPath());
+    if (req.getUserPrincipal() == null) {
+      return "<a href=\"" + ctx + "/signin\">Sign in</a>";
+    }
+    String signOut = req.isUserInRole(Readers.ROLE)
+        ? " <form class=\"signout\" method=\"post\" action=\"" + ctx + "/signout\"><input type=\"hidden\" name=\""
+            + CsrfToken.FIELD + "\" value=\"" + CsrfToken.of(req.getSession(true)) + "\"><button>Sign out</button></form>"
+        : "";
+    return "Signed in as <b>" + Html.escape(req.getUserPrincipal().getName()) + "</b>" + signOut;
+  }
 
   /** What the footer says about how the page was built. */
   record Build(String handler, Instant builtAt, long buildMillis, long cmsCallsSoFar, Long invalidatedAgoMillis) {}
@@ -73,6 +93,8 @@ final class Layout {
         + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         + "<title>" + Html.escape(title) + " · PageCache News</title><style>" + STYLE + "</style></head><body>\n"
         + "<header><a class=\"brand\" href=\"" + ctx + "/\">PageCache News</a><nav>" + nav + "</nav>"
+        // who is reading: filled in for each reader on every serve; the stored page keeps the placeholder
+        + "<span class=\"who\">" + PageCache.fragment(GREETING) + "</span>"
         + "<span class=\"tools\"><a href=\"" + ctx + "/cms/\">Editor</a> · <a href=\"" + ctx + "/cache-admin/\">Cache admin</a>"
         + " · <a href=\"" + ctx + "/cms/stats\">CMS stats</a></span></header>\n"
         + "<main>\n" + content + "\n</main>\n"

@@ -154,7 +154,8 @@ public final class HandlerRecorder {
   private final LongAdder fragments = new LongAdder();
   private final LongAdder fragmentNanos = new LongAdder();
   private final LongAdder fragmentFailures = new LongAdder();
-  private volatile String signedInNotShared;
+  /** Per group (a digest, never a name): why a build of that group was not shared. Bounded. */
+  private final Map<String, String> signedInNotShared = new ConcurrentHashMap<>();
 
   /** A GET or HEAD of a signed-in visitor under a policy that serves them from the cache. */
   public void signedInRequest() {
@@ -196,15 +197,19 @@ public final class HandlerRecorder {
   }
 
   /**
-   * Why a signed-in visitor's build of this handler was not shared (a name such as {@code principal});
-   * from then on this JVM sends the handler's signed-in visitors past the cache. Null while none was.
+   * Why a build of this handler for a signed-in visitor of {@code group} was not shared (a name such as
+   * {@code principal}); from then on this JVM sends that group's visitors of the handler past the
+   * cache. Null while none was.
    */
-  public String signedInNotShared() {
-    return signedInNotShared;
+  public String signedInNotShared(String group) {
+    return signedInNotShared.isEmpty() ? null : signedInNotShared.get(group);
   }
 
-  public void signedInNotShared(String cause) {
-    signedInNotShared = cause;
+  /** Remembers a group's build not shared (at most {@link #MAX_NAMES} groups; the others keep trying). */
+  public void signedInNotShared(String group, String cause) {
+    if (signedInNotShared.size() < MAX_NAMES) {
+      signedInNotShared.put(group, cause);
+    }
   }
 
   // ---- evidence: what pages depend on (safe by default, docs/safety.md) ----
