@@ -15,12 +15,14 @@ import org.pagecache.internal.freshness.TagVersions;
 import org.pagecache.internal.freshness.UpdateTokens;
 import org.pagecache.internal.key.IgnoredCookies;
 import org.pagecache.internal.key.PageKeys;
+import org.pagecache.internal.near.HandlerConfirmations;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.nodes.ClusterStore;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.sitewide.SiteTotals;
 import org.pagecache.internal.stats.StatsRecorder;
 import org.pagecache.internal.store.GuardedStore;
+import org.pagecache.internal.store.LostWrites;
 import org.pagecache.internal.store.PageCodec;
 import org.pagecache.store.Store;
 
@@ -46,6 +48,8 @@ final class Engine {
   final Counters counters;
   /** Pages this JVM served recently ({@code near.size}, {@code near.trust}); a no-op when off. */
   final NearCache near;
+  /** Pages built but not stored: counted and logged, never dropped silently. */
+  final LostWrites lostWrites;
   /** Requests of this JVM waiting together for a page nothing has built yet. */
   final WaitingList waiting = new WaitingList();
   final LiveCounts live;
@@ -91,7 +95,9 @@ final class Engine {
         servers -> ClusterStore.connect(new ClusterStore.Settings(servers, null, config.gutterTtl,
             config.binaryProtocol, config.connectTimeout, config.opTimeout, config.poolSize, config.namespace,
             Clock.systemUTC(), config.retryInterval)));
-    this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8);
+    this.lostWrites = new LostWrites(clock);
+    this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8,
+        new HandlerConfirmations(this.store, config.namespace, tokens, clock, config.nearTrust.toMillis()));
     this.visitors = switch (config.online) {
       case "off" -> null;
       case "on" -> VisitorId.sessionOrAddress();

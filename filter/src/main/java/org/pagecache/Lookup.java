@@ -96,7 +96,7 @@ final class Lookup {
    * JVM was building while this one waited for it; null to ask memcached.
    */
   private Found nearOrWaited(PageRequest p, String key, boolean mayWait) {
-    NearCache.Entry entry = engine.near.trusted(key);
+    NearCache.Entry entry = engine.near.trusted(key, p.handler());
     if (entry != null) {
       Found f = judged(p, key, entry.page());
       if (f != null && f.decision().state() == Freshness.State.FRESH) {

@@ -23,6 +23,7 @@ import org.pagecache.internal.sitewide.SiteFigures;
 import org.pagecache.internal.sitewide.SiteTotals;
 import org.pagecache.counters.Counters;
 import org.pagecache.internal.nodes.ClusterStore;
+import org.pagecache.internal.freshness.Evictions;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.fragments.Fragments;
 import org.pagecache.internal.fragments.KeptFragment;
@@ -496,6 +497,7 @@ public final class PageCache implements AutoCloseable {
   private boolean deleteKey(String key) {
     engine.near.drop(key);
     boolean existed = engine.store.delete(key);
+    Evictions.deleted(engine.store, key, engine.clock.millis()); // the other JVMs' near caches see it within near.trust
     engine.near.drop(key); // again: a lookup that read the page just before the delete may have remembered it
     return existed;
   }

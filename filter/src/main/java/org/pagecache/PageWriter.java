@@ -140,14 +140,19 @@ final class PageWriter {
     return new Outcome.HandOn(found.key(), marker);
   }
 
+  /** Stores the entry; a write memcached refused or could not take counts as a store error and is logged (LostWrites). */
   private boolean storeQuietly(PageRequest p, Store into, String key, byte[] bytes, int ttlSeconds) {
+    StoreException failure = null;
     try {
-      into.set(key, bytes, ttlSeconds);
-      return true;
+      if (into.set(key, bytes, ttlSeconds)) {
+        return true;
+      }
     } catch (StoreException e) {
-      p.stats().record(Event.ERROR);
-      return false;
+      failure = e;
     }
+    p.stats().record(Event.ERROR);
+    engine.lostWrites.lost(p.handler(), failure);
+    return false;
   }
 
   private static int storeTtlSeconds(Duration d) {

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.PageCache.NearStats;
 import org.pagecache.store.MemcachedStore;
+import org.pagecache.store.Namespace;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
@@ -67,6 +68,12 @@ class NearCacheTest {
         + store.keys("get").stream().filter(key::equals).count();
   }
 
+  /** How many times the handler's token was read since the last clear (a lookup through memcached, or a confirmation). */
+  private long tokenReads(CachedSite site, String handler) {
+    String key = site.cache.engine.tokens.key(handler);
+    return store.keys("getMulti").stream().filter(key::equals).count();
+  }
+
   private static String xcache(HttpResponse<?> r) {
     return r.headers().firstValue("X-Cache").orElse(null);
   }
@@ -86,11 +93,12 @@ class NearCacheTest {
     for (int i = 0; i < 100; i++) {
       assertEquals("HIT", xcache(site.get("/p")));
     }
-    assertEquals(1, pageReads(site, "/p"), "past the trust window one lookup verifies the page again");
+    assertEquals(0, pageReads(site, "/p"), "past the trust window the handler is confirmed, not the page");
+    assertEquals(1, tokenReads(site, "p"), "one multi-get of the handler's token and evictions");
     assertEquals(1, site.calls("p"));
     NearStats near = site.cache.nearStats();
     assertEquals(1, near.entries());
-    assertEquals(199, near.hits());
+    assertEquals(200, near.hits());
     assertTrue(near.bytes() > 0);
   }
 
@@ -125,6 +133,53 @@ class NearCacheTest {
     HttpResponse<byte[]> after = site.get("/p");
     assertEquals("MISS", xcache(after), "at the end of the trust window memcached is asked, and the refresh seen");
     assertTrue(Http.text(after).contains("call 2"));
+  }
+
+  @Test
+  void manyPagesOfOneHandlerCostOneMemcachedRoundTripPerTrustWindow() {
+    int pages = 40;
+    CachedSite site = site().handler("p", SiteServlets.page(), "/p/*").start();
+    for (int i = 0; i < pages; i++) {
+      assertEquals("MISS", xcache(site.get("/p/" + i)));
+    }
+    for (int window = 0; window < 3; window++) {
+      clock.advance(Duration.ofSeconds(1));
+      store.clear();
+      for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < pages; i++) {
+          assertEquals("HIT", xcache(site.get("/p/" + i)));
+        }
+      }
+      String evictions = new Namespace(site.params.get("namespace")).evictions("p");
+      assertEquals(List.of(site.cache.engine.tokens.key("p"), evictions), store.keys("getMulti"),
+          "window " + window + ": one multi-get of the handler's token and evictions for " + 2 * pages + " near hits");
+      assertEquals(2, store.calls().size(), "no page read from memcached: " + store.calls());
+    }
+    assertEquals(pages, site.calls("p"));
+  }
+
+  @Test
+  void anEvictInAnotherJvmIsSeenWithinTheTrustWindowWithoutReadingEveryPage() {
+    CachedSite site = site().handler("p", SiteServlets.page(), "/p/*").start();
+    site.get("/p/1");
+    site.get("/p/2");
+    PageCacheConfig otherJvm = PageCacheConfig.builder().ignoreEnvironment().clock(clock)
+        .set("memcached.servers", memcached.servers()).set("namespace", site.params.get("namespace")).build();
+    try (PageCache other = PageCache.start(otherJvm)) {
+      other.handlersByPath(path -> "p");
+      assertTrue(other.evict(site.uri("/p/1").toString()).existed());
+    }
+    clock.advance(Duration.ofMillis(999));
+    assertEquals("HIT", xcache(site.get("/p/1")), "inside the trust window this JVM still serves what it holds");
+    clock.advance(Duration.ofMillis(1));
+    HttpResponse<byte[]> evicted = site.get("/p/1");
+    assertEquals("MISS", xcache(evicted), "at the end of the window the handler's evictions changed: read again");
+    assertTrue(Http.text(evicted).contains("call 3"));
+    store.clear();
+    assertEquals("HIT", xcache(site.get("/p/2")));
+    assertEquals(1, pageReads(site, "/p/2"), "a page held from before the evict is read again once");
+    assertEquals("HIT", xcache(site.get("/p/2")));
+    assertEquals(1, pageReads(site, "/p/2"), "and then trusted again");
   }
 
   @Test

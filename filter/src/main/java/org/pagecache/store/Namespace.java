@@ -9,7 +9,7 @@ import org.pagecache.internal.text.KeyParts;
  *   ns:p:handler:request   page entry          ns:t:handler   update token
  *   ns:g:tag               tag version         ns:l:page      rebuild lock
  *   ns:v:object            view counter        ns:o:bucket    online bucket
- *   ns:u:visitor           online visitor seen
+ *   ns:u:visitor           online visitor seen ns:e:handler   evictions of the handler's pages
  * </pre>
  * The namespace also carries the entry format version, so two application versions in a rolling
  * deploy never read each other's entries.
@@ -45,6 +45,24 @@ public record Namespace(String name) {
   /** The key of a handler's update token (the time of its last refresh). */
   public String token(String handler) {
     return prefix('t') + KeyParts.part(handler);
+  }
+
+  /**
+   * The key that changes whenever a page of the handler is evicted: the near caches of the other
+   * JVMs read it with the handler's token, once per {@code near.trust}, instead of each page.
+   */
+  public String evictions(String handler) {
+    return prefix('e') + KeyParts.part(handler);
+  }
+
+  /** {@link #evictions(String)} of the handler whose page key this is, or null when it is no page key. */
+  public static String evictionsOfPage(String pageKey) {
+    int colon = pageKey.indexOf(':');
+    int end = pageKey.lastIndexOf(':');
+    if (colon < 0 || !pageKey.startsWith("p:", colon + 1) || end <= colon + 3) {
+      return null;
+    }
+    return pageKey.substring(0, colon + 1) + "e:" + pageKey.substring(colon + 3, end);
   }
 
   /** The key of a tag's version (the time of its last invalidation). */

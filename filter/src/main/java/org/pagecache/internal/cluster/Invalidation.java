@@ -1,6 +1,7 @@
 package org.pagecache.internal.cluster;
 
 import java.nio.charset.StandardCharsets;
+import org.pagecache.internal.freshness.Evictions;
 import org.pagecache.internal.freshness.Versions;
 import org.pagecache.store.Store;
 
@@ -60,6 +61,7 @@ public record Invalidation(Kind kind, String key, long version) {
       case EVICT -> {
         store.set(holdOffKey(key), "1".getBytes(StandardCharsets.US_ASCII), HOLD_OFF_SECONDS); // before the delete
         store.delete(key);
+        Evictions.deleted(store, key, System.currentTimeMillis()); // seen by that cluster's near caches
       }
     }
   }

@@ -18,19 +18,23 @@ import org.pagecache.internal.store.StoredPage.TagVersion;
  * bounded in-memory cache (Caffeine, weighed by bytes) keyed by the exact memcached page key.
  *
  * <p>An entry remembers when this JVM last saw that memcached holds its page ({@code verifiedAt}:
- * the time of the lookup that read it, or of the store that wrote it). It is <em>trusted</em> for
- * {@code near.trust} after that; the caller then still judges it with {@code Freshness.classify}
- * against the handler token and tag versions this JVM knows (which a refresh or invalidation made
- * here raises at once). Past the trust window the request reads memcached as usual and the entry
- * is verified again, so a refresh, tag invalidation, evict or rebuild made by another JVM is seen
- * here within the trust window: the same bound {@code tag.cache} gives tags.
+ * the time of the lookup that read it, or of the store that wrote it). The caller judges it with
+ * {@code Freshness.classify} against the handler token and tag versions this JVM knows (which a
+ * refresh or invalidation made here raises at once). What another JVM did reaches those within
+ * {@code near.trust} at a cost per handler, not per page ({@link HandlerConfirmations}: the
+ * handler's token and evictions key, read once per window; tag versions once per {@code tag.cache}):
+ * an entry is trusted while its handler was confirmed within the window and no eviction of the
+ * handler was seen since the entry was verified. So a refresh, tag invalidation or evict made by
+ * another JVM is seen here within the trust window, however many pages this JVM holds. (Without
+ * confirmations, {@link #of(long, Duration, Clock, int)}, each entry is trusted for the window
+ * after its own verification.)
  *
  * <p>For clients without gzip, the identity body of a gzipped page is inflated once per entry, on
  * its first such serve, instead of on every hit.
  *
  * <pre>{@code
  * NearCache near = NearCache.of(64L << 20, Duration.ofSeconds(1), clock, 1 << 23);
- * NearCache.Entry e = near.trusted(key);         // null: ask memcached
+ * NearCache.Entry e = near.trusted(key, "article"); // null: ask memcached
  * near.remember(key, "article", page, askedAt);  // after memcached answered FRESH, or after a store
  * }</pre>
  */
@@ -45,8 +49,10 @@ public final class NearCache {
   private final int maxBodyBytes;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
+  private final HandlerConfirmations confirmations; // null: each entry trusted for the window after its verification
 
-  private NearCache(long maxBytes, Duration trust, Clock clock, int maxBodyBytes) {
+  private NearCache(long maxBytes, Duration trust, Clock clock, int maxBodyBytes, HandlerConfirmations confirmations) {
+    this.confirmations = confirmations;
     boolean on = maxBytes > 0 && !trust.isZero();
     this.trustMillis = trust.toMillis();
     this.maxBytes = on ? maxBytes : 0;
@@ -66,7 +72,16 @@ public final class NearCache {
    * memcached). {@code maxBodyBytes} bounds an inflated body.
    */
   public static NearCache of(long maxBytes, Duration trust, Clock clock, int maxBodyBytes) {
-    return new NearCache(maxBytes, trust, clock, maxBodyBytes);
+    return new NearCache(maxBytes, trust, clock, maxBodyBytes, null);
+  }
+
+  /**
+   * The same, trusting an entry while its handler's token and evictions were confirmed within
+   * {@code trust} (one multi-get per handler per window) and unchanged since the entry was verified.
+   */
+  public static NearCache of(long maxBytes, Duration trust, Clock clock, int maxBodyBytes,
+      HandlerConfirmations confirmations) {
+    return new NearCache(maxBytes, trust, clock, maxBodyBytes, confirmations);
   }
 
   public boolean enabled() {
@@ -74,15 +89,24 @@ public final class NearCache {
   }
 
   /**
-   * The entry for the key if memcached confirmed it less than the trust window ago, else null.
-   * Whether it may be served is still the caller's decision (freshness, token, tags, vary).
+   * The entry for the key if it is trusted (see the class comment), else null. Whether it may be
+   * served is still the caller's decision (freshness, token, tags, vary).
    */
-  public Entry trusted(String key) {
+  public Entry trusted(String key, String handler) {
     if (cache == null) {
       return null;
     }
     Entry e = cache.getIfPresent(key);
-    return e != null && clock.millis() - e.verifiedAtMillis < trustMillis ? e : null;
+    if (e == null) {
+      if (confirmations != null) {
+        confirmations.firstLookup(handler);
+      }
+      return null;
+    }
+    if (confirmations == null) {
+      return clock.millis() - e.verifiedAtMillis < trustMillis ? e : null;
+    }
+    return e.verifiedAtMillis >= confirmations.trustedFrom(e.handler) ? e : null;
   }
 
   /** Counts a request the near cache answered ({@code true}) or had to pass to memcached. */
