@@ -66,6 +66,8 @@ public final class MacroBench {
       scenarios.put("pools", () -> new PoolsScenario(settings).run());
       // PageCache against nginx and Varnish in front of the same app, measured by wrk (issue 14).
       scenarios.put("proxies", () -> new ProxyScenario(memcached, settings, out).run());
+      // The long tail: 50 000 pages, far more than the near cache, against nginx and Varnish (issue 29). Own node.
+      scenarios.put("longtail", () -> new LongTailScenario(settings, out).run());
       for (Map.Entry<String, Supplier<Section>> scenario : scenarios.entrySet()) {
         if (only != null && !only.contains(scenario.getKey())) {
           continue;

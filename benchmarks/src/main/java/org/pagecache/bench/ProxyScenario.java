@@ -61,9 +61,20 @@ final class ProxyScenario {
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   ProxyScenario(BenchMemcached memcached, MacroBench.Settings settings, Path out) {
+    this(memcached, settings, out, "proxies");
+  }
+
+  /** The proxies' configuration and output under {@code out/dirName} (the long-tail scenario starts its own). */
+  ProxyScenario(BenchMemcached memcached, MacroBench.Settings settings, Path out, String dirName) {
     this.memcached = memcached;
     this.settings = settings;
-    this.dir = out.resolve("proxies").toAbsolutePath();
+    this.dir = out.resolve(dirName).toAbsolutePath();
+  }
+
+  /** Stops the nginx and Varnish this instance started. */
+  void stopProxies() {
+    processes.forEach(ProxyScenario::stop);
+    processes.clear();
   }
 
   /** One way of serving the pages: a base URI whose path ends in the page number. */
@@ -258,7 +269,7 @@ final class ProxyScenario {
     return p;
   }
 
-  private void startNginx(int appPort, int port) throws IOException {
+  void startNginx(int appPort, int port) throws IOException {
     Path d = dir.resolve("nginx");
     Files.createDirectories(d.resolve("cache"));
     Files.createDirectories(d.resolve("tmp"));
@@ -274,7 +285,7 @@ final class ProxyScenario {
         + "  fastcgi_temp_path " + d.resolve("tmp") + "/fastcgi;\n"
         + "  uwsgi_temp_path " + d.resolve("tmp") + "/uwsgi;\n"
         + "  scgi_temp_path " + d.resolve("tmp") + "/scgi;\n"
-        + "  proxy_cache_path " + d.resolve("cache") + " levels=1:2 keys_zone=pages:10m max_size=512m inactive=1h use_temp_path=off;\n"
+        + "  proxy_cache_path " + d.resolve("cache") + " levels=1:2 keys_zone=pages:10m max_size=1g inactive=1h use_temp_path=off;\n"
         + "  upstream app { server 127.0.0.1:" + appPort + "; keepalive 64; }\n"
         + "  server {\n"
         + "    listen 127.0.0.1:" + port + ";\n"
@@ -294,7 +305,7 @@ final class ProxyScenario {
         "-e", d.resolve("error.log").toString()), port);
   }
 
-  private void startVarnish(int appPort, int port) throws IOException {
+  void startVarnish(int appPort, int port) throws IOException {
     Path d = dir.resolve("varnish");
     Files.createDirectories(d);
     String vcl = "vcl 4.1;\n"
@@ -306,7 +317,7 @@ final class ProxyScenario {
     Files.writeString(file, vcl, StandardCharsets.UTF_8);
     // -F: foreground, stopped with this program; -j none: no user switching, the work dir is ours.
     start("varnish", List.of(env("VARNISHD", "/usr/sbin/varnishd"), "-F", "-j", "none", "-n", d.resolve("work").toString(),
-        "-a", "127.0.0.1:" + port, "-f", file.toString(), "-s", "malloc,512m", "-T", "none"), port);
+        "-a", "127.0.0.1:" + port, "-f", file.toString(), "-s", "malloc,1g", "-T", "none"), port);
   }
 
   /** Starts a proxy in the foreground, its output in the output directory; waits until it answers. */
@@ -343,7 +354,7 @@ final class ProxyScenario {
     }
   }
 
-  private String run(List<String> cmd, Duration limit) {
+  String run(List<String> cmd, Duration limit) {
     try {
       Path out = Files.createTempFile(dir, "wrk", ".txt");
       Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
@@ -379,7 +390,7 @@ final class ProxyScenario {
     };
   }
 
-  private static String first(String text, String regex) {
+  static String first(String text, String regex) {
     Matcher m = Pattern.compile(regex).matcher(text);
     if (!m.find()) {
       throw new IllegalStateException("no '" + regex + "' in wrk's output:\n" + text);
@@ -391,12 +402,12 @@ final class ProxyScenario {
     return Long.parseLong(first(text, regex));
   }
 
-  private static String env(String name, String fallback) {
+  static String env(String name, String fallback) {
     String v = System.getenv(name);
     return v == null || v.isBlank() ? fallback : v;
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
