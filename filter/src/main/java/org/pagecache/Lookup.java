@@ -56,6 +56,9 @@ final class Lookup {
     if (page != null && !page.tags().isEmpty()) {
       versions = engine.tags.current(page.tags().stream().map(TagVersion::tag).toList());
     }
+    if (Freshness.purged(page, versions)) {
+      page = null; // a hard purge: never served, not even stale, nor asked for conditionally
+    }
     Decision decision = Freshness.classify(page, engine.clock.millis(), token, versions,
         p.policy().earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
     if (decision.state() == Freshness.State.FRESH) {

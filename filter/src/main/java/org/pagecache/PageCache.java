@@ -143,11 +143,17 @@ public final class PageCache implements AutoCloseable {
    * @param version its new version: the time of the invalidation in epoch milliseconds, raised
    *     past the previous version when clocks disagree
    * @param clusters which memcached clusters have the new version, and which will (memcached.remote)
+   * @param hard true for a hard purge ({@link #purgeTags}): the tag's pages are never served again, not even stale
    */
-  public record TagInvalidation(String tag, long version, ClusterDelivery clusters) {
+  public record TagInvalidation(String tag, long version, ClusterDelivery clusters, boolean hard) {
     /** An invalidation in this cluster only. */
     public TagInvalidation(String tag, long version) {
-      this(tag, version, ClusterDelivery.ONLY_LOCAL);
+      this(tag, version, ClusterDelivery.ONLY_LOCAL, false);
+    }
+
+    /** A soft invalidation. */
+    public TagInvalidation(String tag, long version, ClusterDelivery clusters) {
+      this(tag, version, clusters, false);
     }
   }
 
@@ -454,6 +460,52 @@ public final class PageCache implements AutoCloseable {
     engine.near.dropTag(tag);
     log.info("pagecache: tag '{}' invalidated (version {})", tag, version);
     return new TagInvalidation(tag, version, delivery);
+  }
+
+  /**
+   * Invalidates several tags in one call (each as {@link #invalidateTag}); all are checked before any
+   * is written.
+   *
+   * @throws IllegalArgumentException naming the first invalid tag, or when there is none
+   */
+  public List<TagInvalidation> invalidateTags(Collection<String> tags) {
+    checkTags(tags);
+    List<TagInvalidation> done = new ArrayList<>(tags.size());
+    for (String tag : new java.util.LinkedHashSet<>(tags)) {
+      done.add(invalidateTag(tag));
+    }
+    return done;
+  }
+
+  /**
+   * Hard purge, for takedowns: every page carrying one of these tags is never served again, not
+   * even stale (grace, stale-while-revalidate, stale-if-error), nor revalidated, nor kept by a near
+   * cache; its next request waits for a new build. Pages being built across the purge are never
+   * served with their old content either. Other servers' near caches and tag caches see it within
+   * {@code tag.cache} (docs/freshness.md, "Hard purge").
+   *
+   * @throws IllegalArgumentException naming the first invalid tag, or when there is none
+   */
+  public List<TagInvalidation> purgeTags(Collection<String> tags) {
+    checkTags(tags);
+    List<TagInvalidation> done = new ArrayList<>(tags.size());
+    for (String tag : new java.util.LinkedHashSet<>(tags)) {
+      long version = engine.tags.purge(tag);
+      engine.clusters.tagInvalidated(config.namespace.tag(tag), version);
+      ClusterDelivery delivery = ClusterDelivery.of(engine.clusters.tagInvalidated(
+          config.namespace.tag(org.pagecache.internal.freshness.TagVersions.hardName(tag)), version));
+      engine.near.dropTag(tag);
+      log.info("pagecache: tag '{}' purged (hard, version {})", tag, version);
+      done.add(new TagInvalidation(tag, version, delivery, true));
+    }
+    return done;
+  }
+
+  private static void checkTags(Collection<String> tags) {
+    if (tags == null || tags.isEmpty()) {
+      throw new IllegalArgumentException("tags: none given; e.g. article:42");
+    }
+    tags.forEach(PageCache::checkTag);
   }
 
   /**

@@ -66,6 +66,7 @@ public final class PageCacheConfig {
     d.put("cookies.ignore", "");
     d.put("params.ignore", "");
     d.put("params.keep", "");
+    d.put("tags.headers", "strip");
     d.put("max.entry.size", "1000000");
     d.put("header", "X-Cache");
     d.put("lock.ttl", "10s");
@@ -107,6 +108,8 @@ public final class PageCacheConfig {
   final IgnoredCookies ignoredCookies;
   /** Query parameters out of keys: the built-in tracking list, params.ignore, params.keep. */
   final IgnoredParameters ignoredParameters;
+  /** tags.headers=pass: Surrogate-Key, Cache-Tag and xkey go on to the client (a CDN in front). */
+  final boolean passTagHeaders;
   final int maxEntrySize;
   final String header;
   final Duration lockTtl;
@@ -177,6 +180,7 @@ public final class PageCacheConfig {
         IgnoredCookies.builtIn());
     ignoredParameters = check(errors, () -> IgnoredParameters.parse("params.ignore", v.get("params.ignore"),
         "params.keep", v.get("params.keep")), IgnoredParameters.builtIn());
+    passTagHeaders = check(errors, () -> tagHeaders(v.get("tags.headers")), false);
     maxEntrySize = check(errors, () -> entrySize(v.get("max.entry.size")), 1_000_000);
     header = check(errors, () -> headerName(v.get("header")), "X-Cache");
     lockTtl = check(errors, () -> expiry("lock.ttl", v), Duration.ofSeconds(10));
@@ -492,6 +496,15 @@ public final class PageCacheConfig {
           + Values.MAX_VALUE_BYTES + " bytes (memcached's item limit is 1 MiB including the key)");
     }
     return size;
+  }
+
+  private static boolean tagHeaders(String value) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "strip" -> false;
+      case "pass" -> true;
+      default -> throw new IllegalArgumentException("tags.headers: '" + value + "' must be strip (Surrogate-Key, Cache-Tag"
+          + " and xkey never reach the client) or pass (they go on to a CDN in front)");
+    };
   }
 
   private static String headerName(String value) {

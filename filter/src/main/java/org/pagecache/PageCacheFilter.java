@@ -15,6 +15,7 @@ import java.lang.reflect.InvocationTargetException;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.Counters;
+import org.pagecache.internal.capture.SurrogateKeys;
 
 /**
  * The servlet filter: serves pages from memcached and stores the pages handlers write.
@@ -107,7 +108,7 @@ public class PageCacheFilter implements Filter {
       throws IOException, ServletException {
     if (request instanceof HttpServletRequest req && response instanceof HttpServletResponse res
         && request.getDispatcherType() == DispatcherType.ASYNC) {
-      flow.asyncDispatch(req, res, chain);
+      flow.asyncDispatch(req, toClient(res), chain);
       return;
     }
     if (!(request instanceof HttpServletRequest req) || !(response instanceof HttpServletResponse res)
@@ -116,7 +117,12 @@ public class PageCacheFilter implements Filter {
       return;
     }
     request.setAttribute(FILTERED, Boolean.TRUE);
-    flow.handle(req, res, chain);
+    flow.handle(req, toClient(res), chain);
+  }
+
+  /** The response as the cache writes to the client: the CDN tag headers stripped unless {@code tags.headers=pass}. */
+  private HttpServletResponse toClient(HttpServletResponse res) {
+    return cache.config.passTagHeaders ? res : SurrogateKeys.hidden(res);
   }
 
   @Override

@@ -282,6 +282,39 @@ class AdminServletTest {
   // ---- tags and eviction ----
 
   @Test
+  void severalTagsAndAHardPurgeInOneCallOfTheApiAndTheForm() {
+    site();
+    for (String p : new String[] {"/article/11", "/article/12", "/article/13", "/article/14"}) {
+      warm(p);
+    }
+    HttpResponse<String> soft = api().post(site.admin("/api/tags/invalidate?tag=article:11&tag=article:12"),
+        "Authorization", BEARER);
+    assertEquals(200, soft.statusCode(), soft.body());
+    assertTrue(soft.body().startsWith("{\"tags\":[{\"tag\":\"article:11\""), soft.body());
+    assertTrue(soft.body().contains("{\"tag\":\"article:12\""), soft.body());
+    assertTrue(soft.body().contains("\"hard\":false"), soft.body());
+    assertEquals("MISS", xcache("/article/11"));
+    assertEquals("MISS", xcache("/article/12"));
+
+    HttpResponse<String> hard = api().post(site.admin("/api/tags/article%3A13/purge"), "Authorization", BEARER);
+    assertEquals(200, hard.statusCode(), hard.body());
+    assertEquals("true", field(hard.body(), "hard"));
+    assertEquals("MISS", xcache("/article/13"));
+    assertEquals(405, api().get(site.admin("/api/tags/purge?tag=article:14"), "Authorization", BEARER).statusCode());
+    assertEquals(400, api().post(site.admin("/api/tags/purge"), "Authorization", BEARER).statusCode(), "no tag");
+
+    AdminClient editor = AdminClient.signIn(site, "editor", "editor");
+    HttpResponse<String> forged = editor.postForm(site.admin("/invalidate"), form("tag", "article:14", "hard", "on"));
+    assertEquals(403, forged.statusCode(), "a purge needs the CSRF token too");
+    assertEquals("HIT", xcache("/article/14"));
+    HttpResponse<String> posted = editor.postForm(site.admin("/invalidate"),
+        form("tag", "article:14 article:11", "hard", "on", "csrf", editor.csrf()));
+    assertTrue(AdminClient.redirect(posted), posted.body());
+    assertTrue(editor.get(site.admin("/")).body().contains("Purged every page tagged \u201carticle:14\u201d, \u201carticle:11\u201d"));
+    assertEquals("MISS", xcache("/article/14"));
+  }
+
+  @Test
   void tagInvalidationAndEvictionReachOnlyTheirPages() {
     site();
     for (String p : new String[] {"/article/5", "/article/6", "/article/7"}) {

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 import org.pagecache.PageCache;
 import org.pagecache.internal.json.Json;
@@ -77,7 +79,10 @@ final class AdminEndpoint {
         case PAGE -> page(takeFlash(), 200);
         case STATS -> json(200, StatsJson.stats(Snapshot.of(cache, servletName)));
         case REFRESH -> json(200, refresh(route.argument()));
-        case INVALIDATE -> json(200, StatsJson.invalidation(invalidate(route.argument())));
+        case INVALIDATE -> json(200, route.argument() != null ? StatsJson.invalidation(invalidate(route.argument()))
+            : StatsJson.invalidations(invalidate(tags(), false)));
+        case PURGE -> json(200, route.argument() != null ? StatsJson.invalidation(invalidate(List.of(route.argument()), true).get(0))
+            : StatsJson.invalidations(invalidate(tags(), true)));
         case EVICT -> json(200, StatsJson.eviction(evict(required("url"))));
         case FORM_REFRESH -> form(() -> {
           String name = known(required("handler"));
@@ -87,8 +92,12 @@ final class AdminEndpoint {
               + ClustersSection.note(r.clusters()), r.handler());
         });
         case FORM_INVALIDATE -> form(() -> {
-          PageCache.TagInvalidation t = invalidate(required("tag"));
-          return Flash.done("Refreshed every page tagged \u201c" + t.tag() + "\u201d (tag version " + t.version() + ")."
+          boolean hard = req.getParameter("hard") != null;
+          List<PageCache.TagInvalidation> done = invalidate(tags(), hard);
+          PageCache.TagInvalidation t = done.get(done.size() - 1);
+          String names = String.join("\u201d, \u201c", done.stream().map(PageCache.TagInvalidation::tag).toList());
+          return Flash.done((hard ? "Purged every page tagged \u201c" + names + "\u201d: never served again, not even stale"
+              : "Refreshed every page tagged \u201c" + names + "\u201d") + " (tag version " + t.version() + ")."
               + ClustersSection.note(t.clusters()), null);
         });
         case FORM_EVICT -> form(() -> {
@@ -121,6 +130,31 @@ final class AdminEndpoint {
 
     private PageCache.TagInvalidation invalidate(String tag) {
       return perform("invalidation of tag '" + tag + "'", () -> cache.invalidateTag(tag));
+    }
+
+    private List<PageCache.TagInvalidation> invalidate(List<String> tags, boolean hard) {
+      return perform((hard ? "purge" : "invalidation") + " of tags " + tags,
+          () -> hard ? cache.purgeTags(tags) : cache.invalidateTags(tags));
+    }
+
+    /**
+     * The request's {@code tag} parameters, each of which may hold several tags separated by spaces
+     * or commas (no tag contains either).
+     */
+    private List<String> tags() {
+      List<String> tags = new ArrayList<>();
+      String[] values = req.getParameterValues("tag");
+      for (String v : values == null ? new String[0] : values) {
+        for (String t : v.split("[,\\s]+")) {
+          if (!t.isEmpty()) {
+            tags.add(t);
+          }
+        }
+      }
+      if (tags.isEmpty()) {
+        throw HttpError.of(400, "tag: missing; e.g. tag=article:42 (several: tag=article:42&tag=section:sport, or separated by spaces or commas)");
+      }
+      return tags;
     }
 
     private PageCache.Eviction evict(String url) {

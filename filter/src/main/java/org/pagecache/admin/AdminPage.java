@@ -208,10 +208,12 @@ final class AdminPage {
 
   private void tools() {
     out.append("<section id=\"tools\" class=\"tools\"><div><h2>Refresh by tag</h2><p class=\"hint\">Every page tagged"
-        + " with it, whatever its handler (e.g. <code>article:42</code> after editing article 42).</p>");
+        + " with them, whatever its handler (e.g. <code>article:42</code> after editing article 42; several separated by"
+        + " spaces). A hard purge (a takedown) never serves those pages again, not even stale.</p>");
     formStart("invalidate");
-    out.append("<label>Tag <input name=\"tag\" required maxlength=\"200\" placeholder=\"article:42\"></label> ")
-        .append("<button type=\"submit\">Refresh tag</button></form></div>");
+    out.append("<label>Tags <input name=\"tag\" required maxlength=\"2000\" placeholder=\"article:42\"></label> ")
+        .append("<label><input type=\"checkbox\" name=\"hard\" value=\"on\"> hard purge</label> ")
+        .append("<button type=\"submit\">Refresh tags</button></form></div>");
     out.append("<div><h2>Evict one page</h2><p class=\"hint\">Removes one stored page, given its full address.</p>");
     formStart("evict");
     out.append("<label>URL <input name=\"url\" type=\"url\" required placeholder=\"https://www.example.com/article/42\"></label> ")

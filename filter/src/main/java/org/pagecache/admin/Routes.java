@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
  *   GET  /                              the admin page          POST /refresh, /invalidate, /evict   its forms
  *   GET  /api/stats                     counters and memcached  POST /api/handlers/{name}/refresh
  *   POST /api/tags/{tag}/invalidate     POST /api/evict?url=...
+ *   POST /api/tags/{tag}/purge          POST /api/tags/invalidate?tag=a&tag=b   POST /api/tags/purge?tag=a&tag=b
  * </pre>
  *
  * Path segments are split on the raw path and then percent-decoded (UTF-8), so a tag may contain
@@ -21,7 +22,8 @@ import java.nio.charset.StandardCharsets;
  */
 final class Routes {
   static final String LIST = "GET /api/stats, POST /api/handlers/{name}/refresh, "
-      + "POST /api/tags/{tag}/invalidate, POST /api/evict?url=...";
+      + "POST /api/tags/{tag}/invalidate, POST /api/tags/{tag}/purge, POST /api/tags/invalidate?tag=..., "
+      + "POST /api/tags/purge?tag=..., POST /api/evict?url=...";
   private static final String READ = "GET, HEAD";
   private static final String WRITE = "POST";
 
@@ -30,7 +32,7 @@ final class Routes {
   /** What a request asks for. */
   enum Endpoint {
     PAGE(false), FORM_REFRESH(false), FORM_INVALIDATE(false), FORM_EVICT(false),
-    STATS(true), REFRESH(true), INVALIDATE(true), EVICT(true);
+    STATS(true), REFRESH(true), INVALIDATE(true), PURGE(true), EVICT(true);
 
     final boolean api;
 
@@ -43,7 +45,10 @@ final class Routes {
     }
   }
 
-  /** An endpoint and its path argument (the handler name or tag, decoded), or null when it has none. */
+  /**
+   * An endpoint and its path argument (the handler name or tag, decoded), or null when it has none
+   * (for INVALIDATE and PURGE: the tags are the request's {@code tag} parameters).
+   */
   record Route(Endpoint endpoint, String argument) {}
 
   /** Whether errors on this path are answered in JSON: everything below {@code /api}. */
@@ -92,6 +97,12 @@ final class Routes {
     }
     if (s.length == 4 && s[1].equals("tags") && s[3].equals("invalidate")) {
       return allow(method, WRITE, Endpoint.INVALIDATE, decode(s[2]));
+    }
+    if (s.length == 4 && s[1].equals("tags") && s[3].equals("purge")) {
+      return allow(method, WRITE, Endpoint.PURGE, decode(s[2]));
+    }
+    if (s.length == 3 && s[1].equals("tags") && (s[2].equals("invalidate") || s[2].equals("purge"))) {
+      return allow(method, WRITE, s[2].equals("purge") ? Endpoint.PURGE : Endpoint.INVALIDATE, null);
     }
     throw notFound(method, path);
   }

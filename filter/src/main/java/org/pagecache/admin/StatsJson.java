@@ -148,10 +148,22 @@ final class StatsJson {
     return ClustersSection.delivery(j, r.clusters()).endObject().toString();
   }
 
-  /** {@code POST api/tags/{tag}/invalidate}. */
+  /** {@code POST api/tags/{tag}/invalidate} and {@code /purge}. */
   static String invalidation(PageCache.TagInvalidation t) {
-    Json j = new Json().beginObject().field("tag", t.tag()).field("version", t.version());
-    return ClustersSection.delivery(j, t.clusters()).endObject().toString();
+    return invalidation(new Json(), t).toString();
+  }
+
+  private static Json invalidation(Json j, PageCache.TagInvalidation t) {
+    j.beginObject().field("tag", t.tag()).field("version", t.version()).field("hard", t.hard());
+    return ClustersSection.delivery(j, t.clusters()).endObject();
+  }
+
+  /** {@code POST api/tags/invalidate?tag=...} and {@code api/tags/purge?tag=...}: one object per tag. */
+  static String invalidations(java.util.List<PageCache.TagInvalidation> done) {
+    Json j = new Json().beginObject();
+    j.name("tags").beginArray();
+    done.forEach(t -> invalidation(j, t));
+    return j.endArray().endObject().toString();
   }
 
   /** {@code POST api/evict?url=...}. */

@@ -27,6 +27,9 @@ class AdminRoutesTest {
     assertEquals(new Route(Endpoint.INVALIDATE, "section/sport+é"),
         Routes.match("POST", "/api/tags/section%2Fsport+%C3%A9/invalidate"));
     assertEquals(new Route(Endpoint.EVICT, null), Routes.match("POST", "/api/evict"));
+    assertEquals(new Route(Endpoint.PURGE, "article:1"), Routes.match("POST", "/api/tags/article%3A1/purge"));
+    assertEquals(new Route(Endpoint.PURGE, null), Routes.match("POST", "/api/tags/purge"));
+    assertEquals(new Route(Endpoint.INVALIDATE, null), Routes.match("POST", "/api/tags/invalidate"));
   }
 
   @Test

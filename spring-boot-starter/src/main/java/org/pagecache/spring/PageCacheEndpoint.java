@@ -110,16 +110,29 @@ public class PageCacheEndpoint {
   }
 
   /**
-   * Refreshes a handler and/or invalidates a tag. 400 without either or with an invalid name, 404
-   * for a handler no policy, controller method or served page names (nothing is written: a deploy
-   * script with a typo fails), 503 when memcached could not be written (nothing was refreshed).
+   * Refreshes a handler and/or invalidates tags: {@code tag} (one), {@code tags} (several, in one
+   * string separated by spaces or commas: the endpoint's body is a map of strings), {@code hard=true} to purge them (never served
+   * again, not even stale). 400 without a handler or a tag or with an invalid name, 404 for a handler
+   * no policy, controller method or served page names (nothing is written: a deploy script with a
+   * typo fails), 503 when memcached could not be written (nothing was refreshed).
    */
   @WriteOperation
   public WebEndpointResponse<Map<String, Object>> write(@Nullable String handler, @Nullable String tag,
-      SecurityContext security) {
-    if (handler == null && tag == null) {
-      throw new InvalidEndpointRequestException("give a handler to refresh and/or a tag to invalidate",
-          "send {\"handler\":\"<name>\"} and/or {\"tag\":\"<tag>\"}");
+      @Nullable String tags, @Nullable Boolean hard, SecurityContext security) {
+    List<String> named = new ArrayList<>();
+    if (tag != null) {
+      named.add(tag);
+    }
+    if (tags != null) {
+      for (String t : tags.split("[,\\s]+")) {
+        if (!t.isEmpty()) {
+          named.add(t);
+        }
+      }
+    }
+    if (handler == null && named.isEmpty()) {
+      throw new InvalidEndpointRequestException("give a handler to refresh and/or tags to invalidate",
+          "send {\"handler\":\"<name>\"} and/or {\"tag\":\"<tag>\"} or {\"tags\":\"<tag> <tag>\",\"hard\":false}");
     }
     if (handler != null && !knows(handler)) {
       Set<String> known = new TreeSet<>(handlers);
@@ -133,8 +146,11 @@ public class PageCacheEndpoint {
       if (handler != null) {
         out.put("refresh", cache.refreshHandler(handler, by));
       }
-      if (tag != null) {
+      boolean purge = Boolean.TRUE.equals(hard);
+      if (tag != null && tags == null && !purge) {
         out.put("invalidation", cache.invalidateTag(tag));
+      } else if (!named.isEmpty()) {
+        out.put("invalidations", purge ? cache.purgeTags(named) : cache.invalidateTags(named));
       }
     } catch (IllegalArgumentException e) {
       throw new InvalidEndpointRequestException(e.getMessage(), e.getMessage());

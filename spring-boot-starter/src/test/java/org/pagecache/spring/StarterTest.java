@@ -148,6 +148,27 @@ class StarterTest {
   }
 
   @Test
+  void theActuatorInvalidatesAndPurgesSeveralTagsInOneCall() {
+    for (String path : new String[] {"/pets/21", "/pets/22", "/pets/23"}) {
+      get(path);
+      assertEquals("HIT", xCache(get(path)));
+    }
+    HttpResponse<byte[]> purge = Http.post(uri("/actuator/pagecache"), "{\"tags\":\"pet:21 pet:22\",\"hard\":true}",
+        "Content-Type", "application/json");
+    assertEquals(200, purge.statusCode(), body(purge));
+    assertTrue(body(purge).contains("\"invalidations\":[{\"tag\":\"pet:21\""), body(purge));
+    assertTrue(body(purge).contains("\"hard\":true"), body(purge));
+    assertEquals("MISS", xCache(get("/pets/21")));
+    assertEquals("MISS", xCache(get("/pets/22")));
+    assertEquals("HIT", xCache(get("/pets/23")));
+    HttpResponse<byte[]> soft = Http.post(uri("/actuator/pagecache"), "{\"tags\":\"pet:23, pet:21\"}",
+        "Content-Type", "application/json");
+    assertEquals(200, soft.statusCode(), body(soft));
+    assertTrue(body(soft).contains("\"hard\":false"), body(soft));
+    assertEquals("MISS", xCache(get("/pets/23")));
+  }
+
+  @Test
   void theActuatorAnswers404ForAnUnknownHandlerAndRefreshesNothing() {
     get("/a/typo");
     assertEquals("HIT", xCache(get("/a/typo")));

@@ -77,16 +77,27 @@ public final class PageBuilder {
   /** Response header in which a handler may declare the page's tags; never sent to the client. */
   static final String TAGS_HEADER = "X-Cache-Tags";
 
-  /** The tags a handler declared in an {@code X-Cache-Tags} response header (comma or space separated). */
+  /**
+   * The tags a handler declared in an {@code X-Cache-Tags} response header, or in the surrogate-key
+   * headers CDNs read ({@link SurrogateKeys}: {@code Surrogate-Key}, {@code Cache-Tag}, {@code xkey});
+   * comma or space separated.
+   */
   public static List<String> headerTags(CapturedResponse c) {
     List<String> tags = new ArrayList<>();
-    for (String v : c.headerValues(TAGS_HEADER)) {
+    addTags(tags, c.headerValues(TAGS_HEADER));
+    for (String header : SurrogateKeys.CDN_HEADERS) {
+      addTags(tags, c.headerValues(header));
+    }
+    return tags;
+  }
+
+  private static void addTags(List<String> tags, List<String> values) {
+    for (String v : values) {
       for (String t : v.split("[,\\s]+")) {
         if (!t.isEmpty()) {
           tags.add(t);
         }
       }
     }
-    return tags;
   }
 }

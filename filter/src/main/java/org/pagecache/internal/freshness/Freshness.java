@@ -44,6 +44,9 @@ public final class Freshness {
     if (page == null || page.isUncacheableMarker()) {
       return Decision.ABSENT;
     }
+    if (purged(page, tagVersions)) {
+      return PURGED;
+    }
     Decision stale = staleness(page, nowMillis, handlerToken, tagVersions);
     if (stale != null) {
       return page.mustRevalidate() ? new Decision(State.ABSENT, "must-revalidate", false) : stale;
@@ -52,6 +55,25 @@ public final class Freshness {
       return new Decision(State.STALE, "early refresh", true);
     }
     return Decision.FRESH;
+  }
+
+  private static final Decision PURGED = new Decision(State.ABSENT, "purged", false);
+
+  /**
+   * Whether a hard purge of one of the page's tags condemned it ({@link TagVersions#purge}): the
+   * page is never served again, not even stale.
+   */
+  public static boolean purged(StoredPage page, Map<String, Long> tagVersions) {
+    if (page == null || tagVersions.isEmpty()) {
+      return false;
+    }
+    for (StoredPage.TagVersion tag : page.tags()) {
+      Long floor = tagVersions.get(TagVersions.hardName(tag.tag()));
+      if (floor != null && floor > tag.version()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Why a page is no longer fresh, or null while it is. */

@@ -56,7 +56,21 @@ public final class TagVersions {
     this.cacheMillis = cacheMillis;
   }
 
-  /** Current versions of the tags: from this JVM's short cache, the rest in one multi-get. */
+  /**
+   * The name under which {@link #current} reports a tag's hard-purge floor, and whose key holds it:
+   * a page that recorded an older version of the tag is ABSENT, never served again, not even stale
+   * ({@link #purge}). No tag contains a comma, so no tag's own key can be this one.
+   */
+  public static String hardName(String tag) {
+    return HARD + tag;
+  }
+
+  private static final String HARD = ",hard,";
+
+  /**
+   * Current versions of the tags, and under {@link #hardName} the floor of those a hard purge
+   * reached: from this JVM's short cache, the rest in one multi-get.
+   */
   public Map<String, Long> current(Collection<String> tags) {
     return read(tags, null);
   }
@@ -89,8 +103,12 @@ public final class TagVersions {
     List<String> toRead = new ArrayList<>();
     for (String tag : tags) {
       Cached c = cache.get(tag);
-      if (c != null && now - c.readAtMillis < cacheMillis) {
+      Cached hard = cache.get(hardName(tag));
+      if (c != null && now - c.readAtMillis < cacheMillis && hard != null && now - hard.readAtMillis < cacheMillis) {
         versions.put(tag, c.version);
+        if (hard.version > 0) {
+          versions.put(hardName(tag), hard.version);
+        }
       } else {
         toRead.add(tag);
       }
@@ -101,12 +119,17 @@ public final class TagVersions {
     Map<String, String> keys = new HashMap<>();
     for (String tag : toRead) {
       keys.put(namespace.tag(tag), tag);
+      keys.put(namespace.tag(hardName(tag)), hardName(tag)); // in the same round trip
     }
     Map<String, byte[]> found = store.getMulti(keys.keySet());
     Map<String, Long> fetched = new HashMap<>();
     for (Map.Entry<String, String> e : keys.entrySet()) {
       String tag = e.getValue();
       long version = Versions.parse(found.get(e.getKey()));
+      if (tag.startsWith(HARD)) { // never created: no key, no hard purge
+        fetched.put(tag, version);
+        continue;
+      }
       if (version == 0) {
         version = recreate(e.getKey(), now);
         if (created != null) {
@@ -118,7 +141,11 @@ public final class TagVersions {
     // Seen once memcached has answered: a version seen at this time was written before it.
     long seenAt = clock.millis();
     fetched.forEach((tag, version) -> remember(tag, version, now, seenAt));
-    versions.putAll(fetched);
+    fetched.forEach((tag, version) -> {
+      if (version > 0 || !tag.startsWith(HARD)) {
+        versions.put(tag, version);
+      }
+    });
     return versions;
   }
 
@@ -127,6 +154,22 @@ public final class TagVersions {
     long version = Versions.raise(store, namespace.tag(tag), clock, 0);
     long now = clock.millis();
     remember(tag, version, now, now);
+    return version;
+  }
+
+  /**
+   * A hard purge (a takedown): raises the tag's version as {@link #invalidate} does, and makes it
+   * the tag's floor, so every page that recorded an older version is ABSENT from now on: not served
+   * stale, not revalidated, not kept by the near cache. A build that started before the purge
+   * records an older version ({@link #forBuild}), so its page is never served either.
+   *
+   * @return the new version, which is the floor
+   */
+  public long purge(String tag) {
+    long version = invalidate(tag);
+    Versions.atLeast(store, namespace.tag(hardName(tag)), version, 0);
+    long now = clock.millis();
+    remember(hardName(tag), version, now, now);
     return version;
   }
 
