@@ -1,0 +1,122 @@
+package org.pagecache.soak;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The soak's judge of the freshness guarantee (docs/failures.md), from the pages' content and the
+ * order of events, all timed on one clock (the soak's JVM): each page shows the refresh generation
+ * the editor had published when it was built, and generation N is published before refresh N is
+ * made. A read that started after refresh N had answered and shows a generation below N is late
+ * by the time since that refresh answered; it is a violation when it is late by more than the
+ * documented lag ({@code bound}: {@code near.trust} + {@code retry.interval}), unless it started
+ * within {@code crashAllowance} (the lock lease) plus the bound after a frontend was killed, the
+ * one case where a dead builder's lock may hold a page that long, or it was answered STALE while
+ * a rebuild of that page was in flight (a MISS read of the page, showing a generation at least N,
+ * overlapping it): the stale copy is served while one request rebuilds, by design, however slow
+ * that build is. STALE with nobody rebuilding, or a HIT past the bound, is a violation. A property check on recorded
+ * events, not a timing assertion: the bound is the documented one, not a measured performance.
+ */
+public final class Checker {
+  /** One read: when it was sent and answered, by which frontend, what it showed. */
+  public record Read(long startNanos, long endNanos, int frontend, int page, int status, String xCache, int generation,
+      boolean failed, boolean frontendLive) {}
+
+  /** One refresh: the generation published before it, when it was made and answered, whether it failed. */
+  public record Refresh(int generation, long startNanos, long endNanos, boolean refused) {}
+
+  /** A read late by more than the bound. */
+  public record Violation(Read read, int expectedAtLeast, long lateMillis) {}
+
+  /** What the checker found. */
+  public record Verdict(long reads, List<Violation> violations, long lateWithinBound, long staleWhileRebuilding,
+      long refreshes, long refused, long liveErrors, long readsOutsideRefreshWindow, long backendOutsideRefreshWindow,
+      long slowestReadMillis) {
+    public double backendShareOutsideRefreshWindow() {
+      return readsOutsideRefreshWindow == 0 ? 0 : (double) backendOutsideRefreshWindow / readsOutsideRefreshWindow;
+    }
+  }
+
+  private Checker() {}
+
+  /**
+   * @param refreshWindowNanos how long after a refresh reads are left out of the backend share
+   *     (every page is rebuilt once after a refresh, by design)
+   */
+  public static Verdict check(List<Read> reads, List<Refresh> refreshes, List<Long> frontendKills, long boundNanos,
+      long crashAllowanceNanos, long refreshWindowNanos) {
+    List<Refresh> done = refreshes.stream().filter(r -> !r.refused()).sorted(Comparator.comparingInt(Refresh::generation))
+        .toList();
+    List<Violation> violations = new ArrayList<>();
+    long late = 0;
+    long staleWhileRebuilding = 0;
+    long slowest = 0;
+    java.util.Map<Integer, List<Read>> misses = new java.util.HashMap<>();
+    for (Read read : reads) {
+      if (!read.failed() && read.status() == 200 && read.xCache().startsWith("MISS")) {
+        misses.computeIfAbsent(read.page(), p -> new ArrayList<>()).add(read);
+      }
+    }
+    long liveErrors = 0;
+    long outside = 0;
+    long backendOutside = 0;
+    for (Read read : reads) {
+      slowest = Math.max(slowest, (read.endNanos() - read.startNanos()) / 1_000_000);
+      if (read.failed() || read.status() != 200) {
+        if (read.frontendLive()) {
+          liveErrors++;
+        }
+        continue;
+      }
+      Refresh lastBefore = null;
+      Refresh firstNewer = null; // the first refresh, answered before the read, that the page's generation predates
+      for (Refresh r : done) {
+        if (r.endNanos() < read.startNanos()) {
+          lastBefore = r;
+          if (firstNewer == null && read.generation() < r.generation()) {
+            firstNewer = r;
+          }
+        }
+      }
+      if (lastBefore == null || read.startNanos() - lastBefore.endNanos() > refreshWindowNanos) {
+        outside++;
+        if (read.xCache().startsWith("MISS") || read.xCache().startsWith("BYPASS")) {
+          backendOutside++;
+        }
+      }
+      if (firstNewer == null) {
+        continue;
+      }
+      long lateNanos = read.startNanos() - firstNewer.endNanos();
+      if (lateNanos <= boundNanos || afterACrash(read, frontendKills, boundNanos + crashAllowanceNanos)) {
+        late++;
+      } else if (read.xCache().startsWith("STALE") && rebuilding(read, firstNewer.generation(), misses)) {
+        staleWhileRebuilding++;
+      } else {
+        violations.add(new Violation(read, firstNewer.generation(), lateNanos / 1_000_000));
+      }
+    }
+    return new Verdict(reads.size(), violations, late, staleWhileRebuilding, refreshes.size(),
+        refreshes.stream().filter(Refresh::refused).count(), liveErrors, outside, backendOutside, slowest);
+  }
+
+  /** True when a build of the page, showing at least {@code generation}, was in flight during the read. */
+  private static boolean rebuilding(Read read, int generation, java.util.Map<Integer, List<Read>> misses) {
+    for (Read m : misses.getOrDefault(read.page(), List.of())) {
+      if (m.generation() >= generation && m.startNanos() <= read.endNanos() && m.endNanos() >= read.startNanos()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean afterACrash(Read read, List<Long> kills, long windowNanos) {
+    for (long kill : kills) {
+      if (read.startNanos() >= kill && read.startNanos() - kill <= windowNanos) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
