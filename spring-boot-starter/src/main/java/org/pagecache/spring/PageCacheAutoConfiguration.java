@@ -94,6 +94,12 @@ public class PageCacheAutoConfiguration {
     return cache;
   }
 
+  /** The {@link PageFragment} methods of the application's beans, registered with the cache; {@code @pageFragments} in templates. */
+  @Bean
+  PageFragments pageFragments(org.springframework.context.ApplicationContext context, PageCache cache) {
+    return new PageFragments(context, cache);
+  }
+
   /** Tags from {@link CachedPage#tags()} and refreshes after writes ({@link RefreshesPages}, {@code refreshed-by=}). */
   @Bean
   @ConditionalOnBean(name = "requestMappingHandlerMapping")

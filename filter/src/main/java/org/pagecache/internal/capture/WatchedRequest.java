@@ -146,7 +146,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
 
   @Override
   public java.security.Principal getUserPrincipal() {
-    if (signedIn() && !principalKeyed) {
+    if (signedIn() && !principalKeyed && !Bookkeeping.calledFrom()) {
       sessionReads.used("principal");
     }
     return super.getUserPrincipal();
