@@ -29,6 +29,7 @@ import org.pagecache.internal.key.IgnoredParameters;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.stats.Event;
+import org.pagecache.internal.stats.PageTrace;
 import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
@@ -161,7 +162,9 @@ final class Build implements AsyncCapture {
     shared.captureAsync(this);
     CapturedResponse c;
     try {
-      p.chain().doFilter(shared, capture);
+      try (PageTrace.Scope step = p.trace().step(PageTrace.Step.BUILD)) {
+        p.chain().doFilter(shared, capture);
+      }
       if (shared.asyncCaptured()) {
         return Outcome.CONTINUES;
       }
@@ -194,7 +197,9 @@ final class Build implements AsyncCapture {
       return new Outcome.Replay(c, CacheStatus.refused(parameterRead), null);
     }
     if (!conditions.isEmpty() && c.status() == 304 && !c.passedThrough()) {
-      return tools.writer().freshened(p, found, c, start, containerSetCookie(), sessionUse, placement());
+      try (PageTrace.Scope step = p.trace().step(PageTrace.Step.STORE)) {
+        return tools.writer().freshened(p, found, c, start, containerSetCookie(), sessionUse, placement());
+      }
     }
     BuildDecision d = BuildDecision.of(c, p.policy(), start, stale, containerSetCookie(),
         recordUnkeyedReads(c, shared.reads()), sessionUse);
@@ -215,7 +220,9 @@ final class Build implements AsyncCapture {
         return new Outcome.Replay(c, CacheStatus.refused(d.reason()), marker);
       }
       default -> {
-        return tools.writer().store(p, found, d, stale, start, placement());
+        try (PageTrace.Scope step = p.trace().step(PageTrace.Step.STORE)) {
+          return tools.writer().store(p, found, d, stale, start, placement());
+        }
       }
     }
   }

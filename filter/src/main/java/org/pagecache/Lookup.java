@@ -10,6 +10,7 @@ import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.near.WaitingList;
+import org.pagecache.internal.stats.PageTrace;
 import org.pagecache.internal.store.StoredPage.TagVersion;
 import org.pagecache.internal.store.StoredPage;
 
@@ -113,7 +114,13 @@ final class Lookup {
     if (!mayWait) {
       return null;
     }
-    WaitingList.Wait w = engine.waiting.awaitOthers(key, engine.lockWait, p.stats()::lockWaited);
+    PageTrace.Scope[] waitStep = {PageTrace.NO_SCOPE};
+    WaitingList.Wait w = engine.waiting.awaitOthers(key, engine.lockWait, () -> {
+      p.stats().lockWaited();
+      p.trace().waited();
+      waitStep[0] = p.trace().step(PageTrace.Step.WAIT);
+    });
+    waitStep[0].close();
     if (w.timedOut()) {
       p.notes().waitedInJvm = true;
       return null;

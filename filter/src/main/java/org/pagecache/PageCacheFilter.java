@@ -1,5 +1,7 @@
 package org.pagecache;
 
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -11,11 +13,15 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.Counters;
 import org.pagecache.internal.capture.SurrogateKeys;
+import org.pagecache.internal.stats.PageTrace;
+import org.pagecache.internal.stats.PageTracer;
 
 /**
  * The servlet filter: serves pages from memcached and stores the pages handlers write.
@@ -48,11 +54,15 @@ public class PageCacheFilter implements Filter {
   /** Where an application puts its Micrometer registry (PageCacheMetrics.REGISTRY_ATTRIBUTE). */
   private static final String METER_REGISTRY_ATTRIBUTE = "io.micrometer.core.instrument.MeterRegistry";
   private static final String METRICS_BINDER = "org.pagecache.metrics.PageCacheMetrics";
+  /** Where an application puts its Micrometer ObservationRegistry: each request is then observed (docs/metrics.md). */
+  static final String OBSERVATION_REGISTRY_ATTRIBUTE = "io.micrometer.observation.ObservationRegistry";
+  private static final String OBSERVATIONS = "org.pagecache.metrics.PageObservations";
 
   private PageCacheConfig preset;
   private PageCache given;
   private PageCache cache;
   private PageFlow flow;
+  private PageTracer tracer = PageTracer.NONE;
   private boolean owner;
 
   /** For web.xml: configured from init-params, system properties and the environment. */
@@ -101,6 +111,7 @@ public class PageCacheFilter implements Filter {
       bindMetrics(filterConfig.getServletContext());
     }
     flow = new PageFlow(cache.engine, cache::evict);
+    tracer = tracer(filterConfig.getServletContext());
   }
 
   @Override
@@ -117,7 +128,68 @@ public class PageCacheFilter implements Filter {
       return;
     }
     request.setAttribute(FILTERED, Boolean.TRUE);
-    flow.handle(req, toClient(res), chain);
+    if (tracer == PageTracer.NONE) {
+      flow.handle(req, toClient(res), chain, PageTrace.NONE);
+      return;
+    }
+    traced(req, toClient(res), chain);
+  }
+
+  /** The request under its observation, which ends with the response (at the end of an async one). */
+  private void traced(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    PageTrace trace = tracer.start();
+    try (PageTrace.Scope scope = trace.open()) {
+      flow.handle(req, res, chain, trace);
+    } catch (IOException | ServletException | RuntimeException e) {
+      trace.error(e);
+      throw e;
+    } finally {
+      if (req.isAsyncStarted()) {
+        req.getAsyncContext().addListener(new TraceEnd(trace));
+      } else {
+        trace.end();
+      }
+    }
+  }
+
+  /** Ends an async request's observation once, when the container completes it (or it fails or times out). */
+  private static final class TraceEnd implements AsyncListener {
+    private final PageTrace trace;
+    private final AtomicBoolean ended = new AtomicBoolean();
+
+    TraceEnd(PageTrace trace) {
+      this.trace = trace;
+    }
+
+    @Override
+    public void onComplete(AsyncEvent event) {
+      end();
+    }
+
+    @Override
+    public void onTimeout(AsyncEvent event) {
+      end();
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+      if (event.getThrowable() != null) {
+        trace.error(event.getThrowable());
+      }
+      end();
+    }
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {
+      event.getAsyncContext().addListener(this); // a new async cycle: listeners must be added again
+    }
+
+    private void end() {
+      if (ended.compareAndSet(false, true)) {
+        trace.end();
+      }
+    }
   }
 
   /** The response as the cache writes to the client: the CDN tag headers stripped unless {@code tags.headers=pass}. */
@@ -150,6 +222,29 @@ public class PageCacheFilter implements Filter {
     } catch (ReflectiveOperationException | LinkageError e) {
       throw new ServletException("ServletContext attribute " + METER_REGISTRY_ATTRIBUTE
           + ": cannot bind the meters (" + e + "); is Micrometer on the class path?", e);
+    }
+  }
+
+  /**
+   * The tracer of a Micrometer ObservationRegistry the application put in the ServletContext, or
+   * none. Found by name, as the meters are: it and Micrometer load only when a registry is there.
+   */
+  private static PageTracer tracer(ServletContext ctx) throws ServletException {
+    Object registry = ctx.getAttribute(OBSERVATION_REGISTRY_ATTRIBUTE);
+    if (registry == null) {
+      return PageTracer.NONE;
+    }
+    try {
+      Constructor<?> c = Class.forName(OBSERVATIONS, true, PageCacheFilter.class.getClassLoader())
+          .getDeclaredConstructor(Object.class);
+      c.setAccessible(true); // package-private: not part of the API
+      return (PageTracer) c.newInstance(registry);
+    } catch (InvocationTargetException e) {
+      throw new ServletException("ServletContext attribute " + OBSERVATION_REGISTRY_ATTRIBUTE + ": "
+          + e.getCause().getMessage(), e.getCause());
+    } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+      throw new ServletException("ServletContext attribute " + OBSERVATION_REGISTRY_ATTRIBUTE
+          + ": cannot observe requests (" + e + "); is micrometer-observation on the class path?", e);
     }
   }
 

@@ -12,6 +12,7 @@ import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.stats.HandlerRecorder;
+import org.pagecache.internal.stats.PageTrace;
 import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.StoreException;
 
@@ -63,7 +64,9 @@ final class PageFlow {
     this.waiting = new Waiting(engine, lookup);
   }
 
-  void handle(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
+  /** @param trace the request's trace ({@link PageTrace#NONE} when nothing observes requests) */
+  void handle(HttpServletRequest req, HttpServletResponse res, FilterChain chain, PageTrace trace)
+      throws IOException, ServletException {
     String method = req.getMethod();
     if (!"GET".equals(method) && !"HEAD".equals(method)) {
       writes.run(req, res, chain);
@@ -91,7 +94,8 @@ final class PageFlow {
     if (visitor != null && skip == null && parts.bypass() == null) {
       parts = parts.with(SignedInVisitors.keyPart(visitor)); // the group's pages, never the anonymous ones
     }
-    PageRequest p = new PageRequest(req, res, chain, handler, policy, stats, parts);
+    PageRequest p = new PageRequest(req, res, chain, handler, policy, stats, parts, trace);
+    trace.handler(handler);
     try {
       Outcome outcome = skip != null ? new Outcome.Pass(skip)
           : parts.bypass() != null ? new Outcome.Pass(parts.bypass())
@@ -109,7 +113,7 @@ final class PageFlow {
    */
   private Outcome route(PageRequest p) {
     Found found;
-    try {
+    try (PageTrace.Scope step = p.trace().step(PageTrace.Step.LOOKUP)) {
       found = lookup.find(p, true);
     } catch (StoreException e) {
       p.stats().record(Event.ERROR);
@@ -173,13 +177,17 @@ final class PageFlow {
   void answer(PageRequest p, Outcome outcome) throws IOException, ServletException {
     if (outcome instanceof Outcome.Serve serve) {
       handOn(serve.handOn());
+      p.trace().status(serve.status().xCache());
       responder.serve(p, serve.page(), serve.status());
     } else if (outcome instanceof Outcome.Replay replay) {
       handOn(replay.handOn());
+      p.trace().status(replay.status().xCache());
       responder.replay(p, replay.response(), replay.status());
     } else if (outcome instanceof Outcome.Sent sent) {
       handOn(sent.handOn()); // it went to the client as it was written
+      p.trace().status(CacheStatus.bypass("streamed").xCache());
     } else if (outcome instanceof Outcome.Pass pass) {
+      p.trace().status(CacheStatus.bypass(pass.reason()).xCache());
       responder.bypass(p, pass.reason());
     } else if (outcome instanceof Outcome.Failed failed) {
       rethrow(failed.failure());

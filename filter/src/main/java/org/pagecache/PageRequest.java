@@ -7,6 +7,7 @@ import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.stats.HandlerRecorder;
+import org.pagecache.internal.stats.PageTrace;
 import org.pagecache.internal.store.StoredPage;
 
 /**
@@ -15,11 +16,12 @@ import org.pagecache.internal.store.StoredPage;
  * carries it, one per request.
  */
 record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain chain,
-    String handler, CachePolicy policy, HandlerRecorder stats, RequestParts parts, Notes notes) {
+    String handler, CachePolicy policy, HandlerRecorder stats, RequestParts parts, Notes notes, PageTrace trace) {
 
+  /** @param trace what the request tells a tracer ({@link PageTrace#NONE} when nothing observes it) */
   PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain chain, String handler, CachePolicy policy,
-      HandlerRecorder stats, RequestParts parts) {
-    this(req, res, chain, handler, policy, stats, parts, new Notes());
+      HandlerRecorder stats, RequestParts parts, PageTrace trace) {
+    this(req, res, chain, handler, policy, stats, parts, new Notes(), trace);
   }
 
   boolean isHead() {

@@ -9,6 +9,7 @@ import org.pagecache.internal.freshness.WaitingChoice;
 import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.stats.Event;
+import org.pagecache.internal.stats.PageTrace;
 import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.StoreException;
 
@@ -55,7 +56,11 @@ final class Waiting {
     p.notes().ticket = ticket;
     if (!ticket.leads()) {
       p.stats().lockWaited();
-      WaitingList.Wait w = ticket.await(engine.lockWait);
+      p.trace().waited();
+      WaitingList.Wait w;
+      try (PageTrace.Scope step = p.trace().step(PageTrace.Step.WAIT)) {
+        w = ticket.await(engine.lockWait);
+      }
       StoredPage arrived = w.page();
       switch (WaitingChoice.afterWakeUp(w.timedOut(), arrived, arrived != null && VaryRecord.matches(arrived, p.req()))) {
         case BUILD_WITHOUT_LOCK -> {
@@ -83,6 +88,13 @@ final class Waiting {
   /** Another JVM holds the lock: polls memcached for its page, with a growing pause, up to lock.wait. */
   private Waited waitForBuilder(PageRequest p, Found found) {
     p.stats().lockWaited();
+    p.trace().waited();
+    try (PageTrace.Scope step = p.trace().step(PageTrace.Step.WAIT)) {
+      return pollForBuilder(p, found);
+    }
+  }
+
+  private Waited pollForBuilder(PageRequest p, Found found) {
     String lockKey = Lease.key(engine.lock, found);
     long deadline = System.nanoTime() + engine.lockWait.toNanos();
     long pause = FIRST_POLL_MILLIS;

@@ -1,6 +1,7 @@
 package org.pagecache.spring;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import jakarta.servlet.DispatcherType;
 import java.util.Map;
 import org.pagecache.PageCache;
@@ -20,6 +21,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.servlet.ServletContextInitializer;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -42,7 +44,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  *   <li>the admin servlet at {@code pagecache.admin.path} (default {@code /cache-admin/*}); its
  *       role check is {@code request.isUserInRole}, which Spring Security answers;
  *   <li>with Micrometer, the meters of {@link PageCacheMetrics}; with Actuator, the
- *       {@code pagecache} endpoint ({@link PageCacheEndpoint}).
+ *       {@code pagecache} endpoint ({@link PageCacheEndpoint}) and each request observed in Boot's
+ *       {@code ObservationRegistry} (spans with micrometer-tracing).
  * </ul>
  */
 @AutoConfiguration(afterName = {
@@ -57,6 +60,8 @@ public class PageCacheAutoConfiguration {
    * every Boot line): a value, because the class moved between Boot 3 and 4.
    */
   static final int SECURITY_DEFAULT_FILTER_ORDER = -100;
+  /** The ServletContext attribute the filter reads an ObservationRegistry from (docs/metrics.md). */
+  static final String OBSERVATION_REGISTRY_ATTRIBUTE = "io.micrometer.observation.ObservationRegistry";
 
   @Bean
   @ConditionalOnBean(name = "requestMappingHandlerMapping")
@@ -149,6 +154,21 @@ public class PageCacheAutoConfiguration {
     @Bean
     PageCacheMetrics pageCacheMetrics(PageCache cache) {
       return new PageCacheMetrics(cache);
+    }
+  }
+
+  /**
+   * Each request as a Micrometer Observation in Boot's {@code ObservationRegistry}, with its lookup,
+   * wait, build and store: micrometer-tracing (with a tracer: Brave or OpenTelemetry) turns them into
+   * spans, the meter handler into timers. The filter finds the registry in the ServletContext, as a
+   * plain Jakarta application puts it there (docs/metrics.md).
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.micrometer.observation.ObservationRegistry")
+  static class Observations {
+    @Bean
+    ServletContextInitializer pageCacheObservations(ObjectProvider<ObservationRegistry> registry) {
+      return ctx -> registry.ifAvailable(r -> ctx.setAttribute(OBSERVATION_REGISTRY_ATTRIBUTE, r));
     }
   }
 
