@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.tracing.test.simple.SimpleSpan;
 import io.micrometer.tracing.test.simple.SimpleTracer;
 import java.net.URI;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -64,8 +65,26 @@ class TracingTest {
     assertEquals(List.of("pagecache lookup"), childNames(requests.get(1)));
   }
 
+  @Test
+  void anAsyncPageIsOneSpanThatEndsWithItsResponse() {
+    Http.get(uri("/slow/teaching")); // the first ASYNC dispatch tells the filter it sees them: that one goes out uncached
+    HttpResponse<byte[]> first = Http.get(uri("/slow/traced"));
+    assertEquals("MISS", first.headers().firstValue("X-Cache").orElse(""), first.headers().map().toString());
+    assertEquals("HIT", Http.get(uri("/slow/traced")).headers().firstValue("X-Cache").orElse(""));
+
+    Eventually.assertWithin(Duration.ofSeconds(10), "the three requests traced", () -> requestSpans("slow").size() == 3);
+    assertEquals(List.of("bypass", "miss", "hit"),
+        requestSpans("slow").stream().map(s -> s.getTags().get("pagecache.status")).toList(),
+        "the Callable's build ended in its ASYNC dispatch, and its span with the response");
+  }
+
   private List<SimpleSpan> requestSpans() {
-    return tracer.getSpans().stream().filter(s -> s.getTags().containsKey("pagecache.status")).toList();
+    return requestSpans("alpha");
+  }
+
+  private List<SimpleSpan> requestSpans(String handler) {
+    return tracer.getSpans().stream().filter(s -> s.getTags().containsKey("pagecache.status")
+        && handler.equals(s.getTags().get("pagecache.handler"))).toList();
   }
 
   private List<String> ancestors(SimpleSpan span) {
