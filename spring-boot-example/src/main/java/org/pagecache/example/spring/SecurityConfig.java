@@ -33,9 +33,20 @@ public class SecurityConfig {
     return http.build();
   }
 
+  /**
+   * The operator, and the members {@code alice} and {@code bob} (role {@code member}) when
+   * {@code example.member.password} is set: example users, to show members served from the cache.
+   */
   @Bean
-  InMemoryUserDetailsManager users(@Value("${example.ops.password}") String password) {
-    return new InMemoryUserDetailsManager(
+  InMemoryUserDetailsManager users(@Value("${example.ops.password}") String password,
+      @Value("${example.member.password:}") String memberPassword) {
+    InMemoryUserDetailsManager users = new InMemoryUserDetailsManager(
         User.withUsername("ops").password("{noop}" + password).roles("ops", "pagecache-admin").build());
+    if (!memberPassword.isBlank()) {
+      for (String member : new String[] {"alice", "bob"}) {
+        users.createUser(User.withUsername(member).password("{noop}" + memberPassword).roles("member").build());
+      }
+    }
+    return users;
   }
 }

@@ -1,6 +1,7 @@
 package org.pagecache.example.spring;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
@@ -29,7 +30,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * order of the tests does not matter.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"example.ops.password=test-password", "pagecache.namespace=news-example"})
+    properties = {"example.ops.password=test-password", "example.member.password=member-password",
+        "pagecache.namespace=news-example"})
 class NewsApplicationTest {
   @RegisterExtension
   static MemcachedExtension memcached = MemcachedExtension.nodes(1);
@@ -135,6 +137,24 @@ class NewsApplicationTest {
     Matcher m = Pattern.compile("\"statistic\":\"COUNT\",\"value\":([0-9.]+)").matcher(body(hits));
     assertTrue(m.find(), body(hits));
     assertTrue(Double.parseDouble(m.group(1)) >= 2, body(hits));
+  }
+
+  private static String member(String name) {
+    return "Basic " + Base64.getEncoder().encodeToString((name + ":member-password").getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void membersAreServedTheMembersCachedPageWithTheirOwnGreeting() {
+    HttpResponse<byte[]> alices = Http.get(uri("/article/77"), "Authorization", member("alice"));
+    assertTrue(body(alices).contains("Signed in as alice"), body(alices));
+    HttpResponse<byte[]> bobs = Http.get(uri("/article/77"), "Authorization", member("bob"));
+    assertEquals("HIT", xCache(bobs), () -> pageCache.stats("article").sessionBypasses().toString());
+    assertTrue(body(bobs).contains("Signed in as bob"), body(bobs));
+    assertFalse(body(bobs).contains("alice"));
+    assertEquals(build(alices), build(bobs), "the page alice's request built");
+    HttpResponse<byte[]> anonymous = get("/article/77");
+    assertTrue(body(anonymous).contains("Welcome, guest") && !body(anonymous).contains("Signed in as"), body(anonymous));
+    assertTrue(pageCache.stats("article").signedInHits() >= 1);
   }
 
   @Test
