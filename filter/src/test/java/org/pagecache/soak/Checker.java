@@ -11,8 +11,10 @@ import java.util.List;
  * made. A read that started after refresh N had answered and shows a generation below N is late
  * by the time since that refresh answered; it is a violation when it is late by more than the
  * documented lag ({@code bound}: {@code near.trust} + {@code retry.interval}), unless it started
- * within {@code crashAllowance} (the lock lease) plus the bound after a frontend was killed, the
- * one case where a dead builder's lock may hold a page that long, or it was answered STALE while
+ * within {@code crashAllowance} (the lock lease) plus the bound after a lock may have been left
+ * with nobody to give it back ({@code leaseWindows}): a frontend killed (a dead builder's lock), or
+ * a hung node resumed (a lock {@code add} that timed out is applied when the node resumes, and
+ * nobody owns it), the cases where a lock holds a page until its lease runs out; or it was answered STALE while
  * a rebuild of that page was in flight (a MISS read of the page, showing a generation at least N,
  * overlapping it): the stale copy is served while one request rebuilds, by design, however slow
  * that build is. STALE with nobody rebuilding, or a HIT past the bound, is a violation. A property check on recorded
@@ -41,10 +43,12 @@ public final class Checker {
   private Checker() {}
 
   /**
+   * @param leaseWindows when a lock may have been left with nobody to give it back: a frontend
+   *     killed, a hung node resumed
    * @param refreshWindowNanos how long after a refresh reads are left out of the backend share
    *     (every page is rebuilt once after a refresh, by design)
    */
-  public static Verdict check(List<Read> reads, List<Refresh> refreshes, List<Long> frontendKills, long boundNanos,
+  public static Verdict check(List<Read> reads, List<Refresh> refreshes, List<Long> leaseWindows, long boundNanos,
       long crashAllowanceNanos, long refreshWindowNanos) {
     List<Refresh> done = refreshes.stream().filter(r -> !r.refused()).sorted(Comparator.comparingInt(Refresh::generation))
         .toList();
@@ -89,7 +93,7 @@ public final class Checker {
         continue;
       }
       long lateNanos = read.startNanos() - firstNewer.endNanos();
-      if (lateNanos <= boundNanos || afterACrash(read, frontendKills, boundNanos + crashAllowanceNanos)) {
+      if (lateNanos <= boundNanos || afterACrash(read, leaseWindows, boundNanos + crashAllowanceNanos)) {
         late++;
       } else if (read.xCache().startsWith("STALE") && rebuilding(read, firstNewer.generation(), misses)) {
         staleWhileRebuilding++;

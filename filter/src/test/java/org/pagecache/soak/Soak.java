@@ -57,6 +57,7 @@ public final class Soak {
   private final List<Child> children = new ArrayList<>();
   private final List<Checker.Read> reads = new CopyOnWriteArrayList<>();
   private final List<Checker.Refresh> refreshes = new CopyOnWriteArrayList<>();
+  /** Frontends killed and hung nodes resumed: a lock may be left with nobody to give it back. */
   private final List<Long> kills = new CopyOnWriteArrayList<>();
   private final List<String> faults = new CopyOnWriteArrayList<>();
   private volatile boolean running = true;
@@ -205,6 +206,7 @@ public final class Soak {
           main.get(node).pause();
           pauseFor(millis, Long.MAX_VALUE);
           main.get(node).resume();
+          kills.add(System.nanoTime()); // lock adds that timed out are applied now, owned by nobody
         }
         case 1 -> {
           int node = r.nextInt(main.size());
