@@ -2,6 +2,7 @@ package org.pagecache;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
+import java.util.Map;
 import java.time.Duration;
 import java.util.function.Function;
 import org.pagecache.counters.CountSink;
@@ -92,9 +93,10 @@ final class Engine {
         config.namespace, clock, config.retryInterval),
         // Placed as that cluster's own frontends place keys (tokens and tag versions on every node). Its
         // breakers run on real time: the broadcaster's thread retries a remote in real time, whatever clock pages use.
-        servers -> ClusterStore.connect(new ClusterStore.Settings(servers, null, config.gutterTtl,
+        // Proxies there too when memcached.proxy says so (the other clusters run as this one does).
+        servers -> ClusterStore.connect(new ClusterStore.Settings(servers, null, config.gutterTtl, Map.of(), Map.of(), "",
             config.binaryProtocol, config.connectTimeout, config.opTimeout, config.poolSize, config.namespace,
-            Clock.systemUTC(), config.retryInterval)));
+            Clock.systemUTC(), config.retryInterval, config.proxy)));
     this.lostWrites = new LostWrites(clock);
     this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8,
         new HandlerConfirmations(this.store, config.namespace, tokens, clock, config.nearTrust.toMillis()));
