@@ -159,6 +159,25 @@ class NearCacheTest {
   }
 
   @Test
+  void theNearCacheKeepsPagesReadAgainOverPagesReadOnce() {
+    // Room for about 20 of these 2 KB pages: 4 hot pages read often, then 300 pages read once each.
+    CachedSite site = site("near.size", "64k").handler("p", SiteServlets.page(), "/p/*").start();
+    List<String> hot = List.of("/p/hot1", "/p/hot2", "/p/hot3", "/p/hot4");
+    for (int round = 0; round < 20; round++) {
+      hot.forEach(site::get);
+    }
+    for (int i = 0; i < 300; i++) {
+      site.get("/p/once" + i);
+    }
+    store.clear();
+    for (String path : hot) {
+      assertEquals("HIT", xcache(site.get(path)));
+      assertEquals(0, pageReads(site, path), path + " is still held: one scan of pages read once did not push it out");
+    }
+    assertTrue(site.cache.nearStats().bytes() <= 64 * 1024, "within its bound: " + site.cache.nearStats());
+  }
+
+  @Test
   void anEvictInAnotherJvmIsSeenWithinTheTrustWindowWithoutReadingEveryPage() {
     CachedSite site = site().handler("p", SiteServlets.page(), "/p/*").start();
     site.get("/p/1");
