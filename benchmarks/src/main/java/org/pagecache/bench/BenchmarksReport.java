@@ -34,6 +34,15 @@ public final class BenchmarksReport {
     Path doc = Path.of(args[0]);
     Path run = Path.of(args[1]);
     Map<String, String> blocks = new HashMap<>();
+    if (args.length > 2) {
+      // Some scenarios alone (scripts/bench.sh longtail): only their blocks are rewritten, the rest stays.
+      for (String section : args[2].split(",")) {
+        blocks.put(section, read(run.resolve(section + ".md")).strip() + "\n");
+      }
+      Files.writeString(doc, replaceBlocks(read(doc), blocks, true), StandardCharsets.UTF_8);
+      System.out.println("==> " + doc + ": " + blocks.keySet() + " regenerated");
+      return;
+    }
     blocks.put("run", "```\n" + read(run.resolve("run.txt")).strip() + "\n```\n\nMachine:\n\n```\n"
         + read(run.resolve("machine.txt")).strip() + "\n```\n");
     JmhResults jmh = JmhResults.parse(read(run.resolve("jmh.json")));
@@ -41,20 +50,25 @@ public final class BenchmarksReport {
     blocks.put("filter", filter(jmh));
     blocks.put("keys", keys(jmh));
     for (String section : List.of("throughput", "cookies", "refresh", "stampede", "outage", "scaleout", "clusters",
-        "proxies", "nodes", "pools")) {
+        "proxies", "nodes", "pools", "longtail")) {
       blocks.put(section, read(run.resolve(section + ".md")).strip() + "\n");
     }
-    Files.writeString(doc, replaceBlocks(read(doc), blocks), StandardCharsets.UTF_8);
+    Files.writeString(doc, replaceBlocks(read(doc), blocks, false), StandardCharsets.UTF_8);
     System.out.println("==> " + doc + ": " + blocks.size() + " blocks regenerated");
   }
 
-  static String replaceBlocks(String text, Map<String, String> blocks) {
+  /** Replaces the blocks; with {@code some}, blocks this run did not produce keep their content. */
+  static String replaceBlocks(String text, Map<String, String> blocks, boolean some) {
     Matcher m = BLOCK.matcher(text);
     StringBuilder out = new StringBuilder();
     List<String> seen = new ArrayList<>();
     while (m.find()) {
       String name = m.group(2);
       String content = blocks.get(name);
+      if (content == null && some) {
+        m.appendReplacement(out, Matcher.quoteReplacement(m.group(0)));
+        continue;
+      }
       if (content == null) {
         throw new IllegalStateException("BENCHMARKS.md has a block '" + name + "' this run did not produce");
       }
