@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * said in the log, so a page that the next request will build again is never lost silently. One
  * line for the first, then at most one line per {@link #LOG_EVERY_MILLIS} with the count since the
  * last line, so a memcached outage under load writes a few lines, not one per request. The line
- * names the handler and the reason, never a key or a value.
+ * names the handler and the kind of failure, never a key or a value.
  */
 public final class LostWrites {
   private static final Logger log = LoggerFactory.getLogger(LostWrites.class);
@@ -35,8 +35,19 @@ public final class LostWrites {
     if (now >= at && nextLogAt.compareAndSet(at, now + LOG_EVERY_MILLIS)) {
       sinceLastLine.addAndGet(-unlogged);
       log.warn("pagecache: {} page(s) built but not stored (last: handler '{}', {}); the next request builds them again",
-          unlogged, handler, why == null ? "memcached did not store it" : why.getMessage());
+          unlogged, handler, reason(why));
     }
+  }
+
+  /** Why, without the store's message: it names the key. */
+  private static String reason(Exception why) {
+    if (why == null) {
+      return "memcached did not store it";
+    }
+    String message = String.valueOf(why.getMessage());
+    return message.contains("timed out") ? "the write timed out"
+        : message.contains("down") || message.contains("unavailable") ? "memcached is down or unavailable"
+        : why.getClass().getSimpleName();
   }
 
   /** Pages built but not stored since start. */
