@@ -277,6 +277,24 @@ class FragmentsSpec {
     assertFalse(hers.text().contains("pagecache:fragment"));
   }
 
+  @BothStores
+  void fragmentsAndSignedInVisitorsAreCountedPerHandlerInTheMetrics(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+    io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    new org.pagecache.metrics.PageCacheMetrics(site.cache).bindTo(registry);
+    String alice = signIn(site, "alice", "member", null);
+
+    site.get("/news/6", "Cookie", alice);
+    site.get("/news/6", "Cookie", alice);
+    site.get("/news/6");
+
+    assertEquals(9.0, registry.get("pagecache.fragments").tag("cache", "news").functionTimer().count(), "3 parts on 3 serves");
+    assertEquals(2.0, registry.get("pagecache.signed.in.requests").tag("cache", "news").functionCounter().count());
+    assertEquals(1.0, registry.get("pagecache.signed.in.hits").tag("cache", "news").functionCounter().count());
+    assertEquals(0.5, site.cache.stats("news").signedInHitRatio());
+    assertEquals(0.0, site.cache.stats("news").anonymousHitRatio(), "the anonymous request was a miss");
+  }
+
   private static String token(Response r) {
     Matcher m = Pattern.compile("name=_csrf value=\"([^\"]+)\"").matcher(r.text());
     assertTrue(m.find(), r.text());

@@ -51,6 +51,7 @@ final class AdminPage {
     handlers();
     out.append(SiteSection.html(s));
     evidence();
+    signedIn();
     tools();
     trace();
     cluster();
@@ -155,6 +156,36 @@ final class AdminPage {
           + "</code> (tracking list), now in the key", Display.count(n) + " not stored", "read while building"));
       h.sessionBypasses().forEach((cause, n) -> evidenceRow(h.name(), "session: <code>" + e(cause) + "</code>",
           Display.count(n) + " not shared", SessionCauses.explain(cause)));
+    }
+    out.append("</tbody></table></div></section>");
+  }
+
+  /**
+   * Signed-in visitors and fragments (docs/fragments.md): per handler, the signed-in visitors' hit
+   * ratio apart from the anonymous one, and the fragments filled in with their renderers' time.
+   */
+  private void signedIn() {
+    List<Snapshot.HandlerRow> rows = s.handlers().stream().filter(Snapshot.HandlerRow::personal).toList();
+    if (rows.isEmpty()) {
+      return;
+    }
+    out.append("<section id=\"signed-in\"><h2>Signed-in visitors and fragments</h2><p class=\"hint\">Signed-in"
+        + " visitors served from the cache under <code>signed-in=</code> policies, apart from the anonymous ones, and the"
+        + " personal parts (fragments) filled in on every serve. A build of a group that read something personal is"
+        + " listed under \"What pages depend on\".</p>")
+        .append("<div class=\"scroll\"><table class=\"signed-in\"><thead><tr><th>Handler</th>"
+            + "<th class=\"n\">Signed-in requests</th><th class=\"n\">Signed-in hit ratio</th>"
+            + "<th class=\"n\">Anonymous hit ratio</th><th class=\"n\">Fragments filled</th>"
+            + "<th class=\"n\">Render time per fragment</th><th class=\"n\">Empty parts</th></tr></thead><tbody>");
+    for (Snapshot.HandlerRow h : rows) {
+      out.append("<tr data-h=\"").append(e(h.name())).append("\"><th scope=\"row\">").append(e(h.name()))
+          .append("</th><td class=\"n\">").append(Display.count(h.signedInRequests()))
+          .append("</td><td class=\"n\">").append(h.signedInRequests() > 0 ? Display.percent(h.signedInHitRatio()) : "–")
+          .append("</td><td class=\"n\">").append(h.counted() ? Display.percent(h.anonymousHitRatio()) : "–")
+          .append("</td><td class=\"n\">").append(Display.count(h.fragments()))
+          .append("</td><td class=\"n\">").append(h.fragments() > 0
+              ? String.format(java.util.Locale.ROOT, "%.1f µs", h.fragmentNanos() / 1000.0 / h.fragments()) : "–")
+          .append("</td><td class=\"n\">").append(Display.count(h.fragmentFailures())).append("</td></tr>");
     }
     out.append("</tbody></table></div></section>");
   }

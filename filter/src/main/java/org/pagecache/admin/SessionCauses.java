@@ -11,11 +11,21 @@ final class SessionCauses {
     if (cause.startsWith("value-of:")) {
       return "this session attribute's text was in the page";
     }
+    if (cause.startsWith("signed-in:")) {
+      return "a signed-in visitor sent past the cache: a build of their group was not shared";
+    }
+    if (cause.startsWith("role:")) {
+      return "a signed-in visitor's build asked for a role outside the policy's roles";
+    }
     if (cause.startsWith("written:")) {
       return "the handler wrote this session attribute while building";
     }
     return switch (cause) {
       case "user" -> "a signed-in user";
+      case "principal" -> "a signed-in visitor's build read the principal";
+      case "principal-name" -> "the signed-in user's name was in the page";
+      case "authorization" -> "a signed-in visitor's build read the Authorization header";
+      case "cookies" -> "a signed-in visitor's build read the cookies";
       case "sessions=off" -> "the policy says sessions=off";
       case "csrf-token" -> "the page read the CSRF token kept in the session";
       case "session-id" -> "the page used the session id";

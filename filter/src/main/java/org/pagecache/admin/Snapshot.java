@@ -95,7 +95,9 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       long lockWaits, long bypasses, long storeErrors, double hitRatio, long lastRefreshMillis,
       String lastRefreshBy, long lastToken, long rebuiltSinceRefresh, String trace, boolean enabled,
       long storedToken, Map<String, Long> bypassReasons, Map<String, long[]> bypassCookies,
-      Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses, Map<String, Long> keyedParameters) {
+      Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses, Map<String, Long> keyedParameters,
+      long signedInRequests, long signedInHits, double signedInHitRatio, double anonymousHitRatio,
+      long fragments, long fragmentNanos, long fragmentFailures) {
 
     static HandlerRow of(HandlerStats s, String policy, boolean enabled, long storedToken) {
       Map<String, long[]> cookies = new TreeMap<>();
@@ -103,7 +105,14 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       return new HandlerRow(s.handler(), policy, s.hits(), s.stale(), s.misses(), s.rebuilds(),
           s.lockWaits(), s.bypasses(), s.storeErrors(), s.hitRatio(), s.lastRefreshMillis(),
           s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh(), s.trace(), enabled, storedToken,
-          s.bypassesByReason(), cookies, s.unkeyedHeaders(), s.sessionBypasses(), s.keyedParameters());
+          s.bypassesByReason(), cookies, s.unkeyedHeaders(), s.sessionBypasses(), s.keyedParameters(),
+          s.signedInRequests(), s.signedInHits(), s.signedInHitRatio(), s.anonymousHitRatio(), s.fragments(),
+          s.fragmentNanos(), s.fragmentFailures());
+    }
+
+    /** Whether it served signed-in visitors from the cache or filled fragments in (docs/fragments.md). */
+    boolean personal() {
+      return signedInRequests > 0 || fragments > 0;
     }
 
     /** Whether there is evidence to show: cookies or sessions that bypassed, or headers read outside the key. */

@@ -63,6 +63,17 @@ final class StatsJson {
     counts(j.name("unkeyedHeaders"), h.unkeyedHeaders());
     counts(j.name("keyedParameters"), h.keyedParameters());
     counts(j.name("sessionBypasses"), h.sessionBypasses());
+    j.name("signedIn").beginObject()
+        .field("requests", h.signedInRequests())
+        .field("hits", h.signedInHits())
+        .field("hitRatio", h.signedInRequests() > 0 ? h.signedInHitRatio() : null)
+        .field("anonymousHitRatio", h.counted() ? h.anonymousHitRatio() : null)
+        .endObject();
+    j.name("fragments").beginObject()
+        .field("filled", h.fragments())
+        .field("renderMillis", h.fragmentNanos() / 1_000_000)
+        .field("empty", h.fragmentFailures())
+        .endObject();
     cluster(j.name("cluster"), cluster);
     j.endObject();
   }

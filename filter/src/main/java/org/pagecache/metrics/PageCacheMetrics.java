@@ -26,6 +26,10 @@ import org.pagecache.PageCache.HandlerStats;
  *   <tr><td>{@code pagecache.rebuild} (timer)</td><td>runs of the handler to build a page, and their time</td></tr>
  *   <tr><td>{@code pagecache.bypasses}, tag {@code reason}</td><td>bypasses by the reason Cache-Status shows
  *       ({@code session}, {@code authorization}, {@code set-cookie}, {@code too-large}, {@code store-unavailable}...)</td></tr>
+ *   <tr><td>{@code pagecache.fragments} (timer), {@code pagecache.fragments.empty}</td><td>fragments filled in
+ *       and their renderers' time; those that gave an empty part (docs/fragments.md)</td></tr>
+ *   <tr><td>{@code pagecache.signed.in.requests}, {@code pagecache.signed.in.hits}</td><td>signed-in visitors'
+ *       requests under a {@code signed-in=} policy, and their hits: their hit ratio apart from the anonymous one</td></tr>
  *   <tr><td>{@code pagecache.store.errors}</td><td>memcached calls that failed or timed out</td></tr>
  *   <tr><td>{@code pagecache.lock.waits}</td><td>requests that waited for another request's build</td></tr>
  *   <tr><td>{@code pagecache.store.down} (gauge, no handler tag)</td><td>1 while memcached is considered down</td></tr>
@@ -135,6 +139,18 @@ public final class PageCacheMetrics implements MeterBinder {
         .tags(tags)
         .description("Runs of the handler to build a page (stored or not), and their time")
         .register(registry);
+    // docs/fragments.md: the personal parts and the signed-in visitors
+    FunctionTimer.builder("pagecache.fragments", cache, c -> c.stats(handler).fragments(),
+            c -> c.stats(handler).fragmentNanos(), TimeUnit.NANOSECONDS)
+        .tags(tags)
+        .description("Fragments filled in on serves of this handler's pages, and their renderers' time")
+        .register(registry);
+    counter(registry, "pagecache.fragments.empty", handler, tags, HandlerStats::fragmentFailures,
+        "Fragments that gave an empty part: the renderer threw, was too slow or is not registered");
+    counter(registry, "pagecache.signed.in.requests", handler, tags, HandlerStats::signedInRequests,
+        "Requests of signed-in visitors under a signed-in= policy that serves them from the cache");
+    counter(registry, "pagecache.signed.in.hits", handler, tags, HandlerStats::signedInHits,
+        "Signed-in visitors' requests answered with a fresh page from the cache");
   }
 
   private void gets(MeterRegistry registry, String handler, Tags tags, String result,
