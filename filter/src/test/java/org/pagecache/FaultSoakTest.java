@@ -38,7 +38,7 @@ class FaultSoakTest {
   @Test
   void underMixedFaultsNoReadBreaksTheDocumentedBound() throws Exception {
     int seconds = Integer.getInteger("soak.seconds", 30);
-    long seed = Long.getLong("soak.seed", 27);
+    long seed = Long.getLong("soak.seed", 45); // its first 30 s: a node killed, a node hung twice, a frontend killed
     Soak.Report r = Soak.run(new Soak.Settings(Duration.ofSeconds(seconds), seed, true, 2, 100, 4,
         Duration.ofSeconds(2), Map.of(), BOUND), main(), memcached.node(3), dir, System.out);
     assertTrue(r.verdict().reads() > 0 && !r.faults().isEmpty(), r.summary());
