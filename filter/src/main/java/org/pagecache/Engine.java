@@ -25,7 +25,11 @@ import org.pagecache.internal.stats.StatsRecorder;
 import org.pagecache.internal.store.GuardedStore;
 import org.pagecache.internal.store.LostWrites;
 import org.pagecache.internal.store.PageCodec;
+import org.pagecache.store.LocalStore;
+import org.pagecache.store.Namespace;
 import org.pagecache.store.Store;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The parts of one page cache and the settings the request path reads, made once from the
@@ -33,7 +37,10 @@ import org.pagecache.store.Store;
  * ({@link PageFlow} and its parts) receives them instead of reaching through the face.
  */
 final class Engine {
+  private static final Logger log = LoggerFactory.getLogger(Engine.class);
+
   final Clock clock;
+  final Namespace namespace;
   /** The store behind the one circuit breaker. */
   final GuardedStore store;
   final PageCodec codec = new PageCodec();
@@ -72,9 +79,14 @@ final class Engine {
   final Duration replicaLag;
   final IgnoredCookies ignoredCookies;
 
+  Engine(PageCacheConfig config) {
+    this(config, config.store != null ? config.store : newStore(config));
+  }
+
   /** @param store the store to guard: the configured one, or the one made from the server list */
-  Engine(PageCacheConfig config, Store store) {
+  private Engine(PageCacheConfig config, Store store) {
     this.clock = config.clock;
+    this.namespace = config.namespace;
     this.store = new GuardedStore(store, clock, config.retryInterval.toMillis());
     this.keys = new PageKeys(config.namespace, config.ignoredParameters.withoutEvidence());
     this.tokens = new UpdateTokens(this.store, config.namespace, clock);
@@ -112,4 +124,18 @@ final class Engine {
     this.replicaLag = config.replicaLag;
     this.ignoredCookies = config.ignoredCookies;
   }
-}
+
+  /** The store memcached.servers names (our own Ketama ring, one client per node), or the in-process one. */
+  private static Store newStore(PageCacheConfig config) {
+    if (config.servers.isEmpty()) {
+      log.warn("pagecache: memcached.servers is empty: using the in-process store. It is single-JVM only:"
+          + " refreshes, locks and counters do not reach other servers. Set PAGECACHE_MEMCACHED_SERVERS=host:port,...");
+      return new LocalStore(config.clock, 64L * 1024 * 1024);
+    }
+    // One client per node behind this class's own ring: each node judged on its own (docs/failures.md).
+    Store s = ClusterStore.connect(new ClusterStore.Settings(config.serverList, config.gutterList, config.gutterTtl,
+        config.pools, config.policies.pools(), config.policies.defaultPool(), config.binaryProtocol, config.connectTimeout, config.opTimeout, config.poolSize, config.namespace,
+        config.clock, config.retryInterval, config.proxy));
+    log.info("pagecache: using {}", s.describe());
+    return s;
+  }}

@@ -43,12 +43,12 @@ final class LiveCounts {
 
   /** The views a handler declared with {@link PageCache#countView} while it ran. */
   static List<String> declared(ServletRequest request) {
-    Object declared = request.getAttribute(PageCache.VIEWS_ATTRIBUTE);
+    Object declared = request.getAttribute(Declared.VIEWS_ATTRIBUTE);
     if (!(declared instanceof List<?> list)) {
       return List.of();
     }
     synchronized (list) {
-      return list.stream().map(String::valueOf).distinct().limit(PageCache.MAX_TAGS).toList();
+      return list.stream().map(String::valueOf).distinct().limit(Names.MAX_TAGS).toList();
     }
   }
 

@@ -172,18 +172,18 @@ final class PageWriter {
   /** The page's tags (declared and from X-Cache-Tags) with the versions to record (see TagVersions.forBuild). */
   private List<TagVersion> tagVersions(PageRequest p, CapturedResponse c, long start) {
     LinkedHashSet<String> names = new LinkedHashSet<>();
-    Object declared = p.req().getAttribute(PageCache.TAGS_ATTRIBUTE);
+    Object declared = p.req().getAttribute(Declared.TAGS_ATTRIBUTE);
     if (declared instanceof List<?> list) {
       synchronized (list) {
         list.forEach(t -> names.add(String.valueOf(t)));
       }
     }
     names.addAll(PageBuilder.headerTags(c));
-    names.removeIf(t -> !PageCache.validTag(t));
+    names.removeIf(t -> !Names.validTag(t));
     if (names.isEmpty()) {
       return List.of();
     }
-    List<String> bounded = new ArrayList<>(names).subList(0, Math.min(names.size(), PageCache.MAX_TAGS));
+    List<String> bounded = new ArrayList<>(names).subList(0, Math.min(names.size(), Names.MAX_TAGS));
     Map<String, Long> recorded = engine.tags.forBuild(bounded, start);
     List<TagVersion> tags = new ArrayList<>();
     for (String tag : bounded) {

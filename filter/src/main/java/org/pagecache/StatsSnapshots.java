@@ -2,9 +2,9 @@ package org.pagecache;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.pagecache.PageCache.CookieBypasses;
-import org.pagecache.PageCache.HandlerStats;
-import org.pagecache.PageCache.Stats;
+import org.pagecache.stats.CookieBypasses;
+import org.pagecache.stats.HandlerStats;
+import org.pagecache.stats.Stats;
 import org.pagecache.internal.stats.HandlerRecorder;
 import org.pagecache.internal.stats.StatsRecorder;
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.PageCache.HandlerStats;
+import org.pagecache.stats.HandlerStats;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
 

@@ -1,5 +1,6 @@
 package org.pagecache;
 
+import org.pagecache.stats.Eviction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -378,7 +379,7 @@ class FreshnessFlowTest {
       clock.advance(Duration.ofMillis(5));
       assertFalse(cms.refreshHandler("a", "cms").known(), "this process has never seen handler a");
       cms.invalidateTag("article:7");
-      PageCache.Eviction evicted = cms.evict(site.uri("/c/1").toString());
+      Eviction evicted = cms.evict(site.uri("/c/1").toString());
       assertEquals("c", evicted.handler());
       assertTrue(evicted.existed());
     }

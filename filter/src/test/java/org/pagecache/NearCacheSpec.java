@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Random;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.PageCache.NearStats;
+import org.pagecache.stats.NearStats;
 import org.pagecache.SiteUnderTest.Backend;
 import org.pagecache.SiteUnderTest.BothStores;
 import org.pagecache.SiteUnderTest.Response;

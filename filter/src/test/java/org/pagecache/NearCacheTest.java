@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.PageCache.NearStats;
+import org.pagecache.stats.NearStats;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Namespace;
 import org.pagecache.testing.Eventually;

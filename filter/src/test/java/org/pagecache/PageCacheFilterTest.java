@@ -1,5 +1,6 @@
 package org.pagecache;
 
+import org.pagecache.stats.HandlerStats;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -483,12 +484,12 @@ class PageCacheFilterTest {
     assertTrue(second.headers().firstValue("Cache-Status").orElse("").contains("set-cookie"));
 
     // Now many at once: every one is answered by the handler at once, none takes the lock or waits for it.
-    PageCache.HandlerStats before = site.cache.stats("cookie");
+    HandlerStats before = site.cache.stats("cookie");
     long waitsBefore = before.lockWaits();
     String traceBefore = before.trace();
     List<HttpResponse<byte[]>> burst = Concurrently.run(20, Duration.ofSeconds(30), i -> site.get("/cookie"));
     burst.forEach(r -> assertEquals("BYPASS", xcache(r)));
-    PageCache.HandlerStats after = site.cache.stats("cookie");
+    HandlerStats after = site.cache.stats("cookie");
     assertEquals(waitsBefore, after.lockWaits(), "nobody waited on a lock");
     String added = after.trace().substring(traceBefore.length());
     assertEquals(20, added.chars().filter(c -> c == 'B').count(), added);

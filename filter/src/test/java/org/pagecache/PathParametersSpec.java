@@ -1,5 +1,6 @@
 package org.pagecache;
 
+import org.pagecache.stats.Eviction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,7 +75,7 @@ class PathParametersSpec {
     site.get("/owners/3;jsessionid=ABC");
     assertEquals("HIT", site.get("/owners/3").xcache());
     assertEquals("HIT", site.get("/owners/3;jsessionid=ABC").xcache(), "the URL as sent keys its own page");
-    PageCache.Eviction eviction = site.cache.evict("http://localhost/owners/3;jsessionid=ABC");
+    Eviction eviction = site.cache.evict("http://localhost/owners/3;jsessionid=ABC");
     assertTrue(eviction.existed());
     assertEquals("owner", eviction.handler(), "the handler of the path the container maps it to");
     assertEquals("MISS", site.get("/owners/3").xcache());

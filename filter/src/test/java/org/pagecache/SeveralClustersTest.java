@@ -1,5 +1,8 @@
 package org.pagecache;
 
+import org.pagecache.stats.TagInvalidation;
+import org.pagecache.stats.Refresh;
+import org.pagecache.stats.Eviction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.SiteUnderTest.Backend;
 import org.pagecache.SiteUnderTest.Response;
-import org.pagecache.PageCache.ClusterStatus;
+import org.pagecache.stats.ClusterStatus;
 import org.pagecache.metrics.PageCacheMetrics;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.MemcachedExtension;
@@ -82,7 +85,7 @@ class SeveralClustersTest {
     westSite.get("/page/a");
     assertEquals("HIT", westSite.get("/page/a").xcache());
 
-    PageCache.Refresh refresh = eastSite.cache.refreshHandler("page");
+    Refresh refresh = eastSite.cache.refreshHandler("page");
 
     assertEquals(List.of("local", "west"), refresh.clusters().delivered());
     assertTrue(refresh.clusters().complete(), refresh.toString());
@@ -102,12 +105,12 @@ class SeveralClustersTest {
     assertEquals("HIT", westSite.get("/page/tagged").xcache());
     assertEquals("HIT", westSite.get("/page/evicted").xcache());
 
-    PageCache.TagInvalidation invalidation = eastSite.cache.invalidateTag("article:tagged");
+    TagInvalidation invalidation = eastSite.cache.invalidateTag("article:tagged");
     assertEquals(List.of("local", "west"), invalidation.clusters().delivered());
     clock.advance(Duration.ofSeconds(2)); // west's JVM re-reads a tag's version after tag.cache (1s), as for its own JVMs
     assertRebuiltAfterInvalidation(westSite, "/page/tagged", 2);
 
-    PageCache.Eviction eviction = eastSite.cache.evict("http://localhost/page/evicted");
+    Eviction eviction = eastSite.cache.evict("http://localhost/page/evicted");
     assertEquals(List.of("local", "west"), eviction.clusters().delivered());
     Response evicted = westSite.get("/page/evicted");
     assertEquals("MISS", evicted.xcache());
@@ -122,7 +125,7 @@ class SeveralClustersTest {
     westSite.get("/page/h");
 
     west.node(0).pause();
-    PageCache.Refresh refresh;
+    Refresh refresh;
     try {
       refresh = eastSite.cache.refreshHandler("page");
       assertEquals(List.of("local"), refresh.clusters().delivered());
@@ -166,7 +169,7 @@ class SeveralClustersTest {
   void aKilledClusterGetsTheRefreshAfterItsRestart() {
     SiteUnderTest eastSite = eastSite();
     west.node(0).stop();
-    PageCache.Refresh refresh;
+    Refresh refresh;
     try {
       refresh = eastSite.cache.refreshHandler("page");
       assertEquals(List.of("west"), refresh.clusters().pending());
@@ -187,7 +190,7 @@ class SeveralClustersTest {
     try {
       assertEquals(List.of("west"), eastSite.cache.invalidateTag("a").clusters().pending());
       assertEquals(List.of("west"), eastSite.cache.invalidateTag("b").clusters().pending());
-      PageCache.TagInvalidation third = eastSite.cache.invalidateTag("c");
+      TagInvalidation third = eastSite.cache.invalidateTag("c");
       assertEquals(List.of("west"), third.clusters().lost());
       assertEquals(List.of("local"), third.clusters().delivered());
       ClusterStatus.Remote w = eastSite.cache.clusterStatus().remotes().get(0);

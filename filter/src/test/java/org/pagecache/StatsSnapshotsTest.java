@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagecache.PageCache.CookieBypasses;
-import org.pagecache.PageCache.HandlerStats;
-import org.pagecache.PageCache.Stats;
+import org.pagecache.stats.CookieBypasses;
+import org.pagecache.stats.HandlerStats;
+import org.pagecache.stats.Stats;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.stats.StatsRecorder;
 

@@ -1,5 +1,6 @@
 package org.pagecache;
 
+import org.pagecache.stats.TagInvalidation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -93,8 +94,8 @@ class SurrogateKeysSpec {
         .handler("video", other, "/video/*").start();
     site.get("/article/7");
     site.get("/video/1");
-    List<PageCache.TagInvalidation> done = site.cache.invalidateTags(List.of("feed", "video:1"));
-    assertEquals(List.of("feed", "video:1"), done.stream().map(PageCache.TagInvalidation::tag).toList());
+    List<TagInvalidation> done = site.cache.invalidateTags(List.of("feed", "video:1"));
+    assertEquals(List.of("feed", "video:1"), done.stream().map(TagInvalidation::tag).toList());
     assertNotEquals("HIT", site.get("/article/7").xcache());
     assertNotEquals("HIT", site.get("/video/1").xcache());
     IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
@@ -114,7 +115,7 @@ class SurrogateKeysSpec {
     assertEquals(200, soft.status());
     assertTrue(soft.text().contains("edition 1"), "a soft invalidation serves the stale copy: " + soft);
     // hard: never again, not even when the rebuild fails
-    PageCache.TagInvalidation purge = site.cache.purgeTags(List.of("article:7")).get(0);
+    TagInvalidation purge = site.cache.purgeTags(List.of("article:7")).get(0);
     assertTrue(purge.hard());
     Response hard = site.get("/article/7");
     assertEquals(500, hard.status());

@@ -1,5 +1,6 @@
 package org.pagecache;
 
+import org.pagecache.stats.Refresh;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -37,7 +38,7 @@ class TokensAndTagsSpec {
         .handler("a", SiteServlets.page(), "/a/*").handler("b", SiteServlets.page(), "/b/*").start();
     site.get("/a/1");
     site.get("/b/1");
-    PageCache.Refresh refresh = site.cache.refreshHandler("a");
+    Refresh refresh = site.cache.refreshHandler("a");
     assertTrue(refresh.known());
     assertTrue(refresh.token() > 0);
     clock.advance(Duration.ofMillis(1));
@@ -55,7 +56,7 @@ class TokensAndTagsSpec {
   @BothStores
   void refreshOfAnUnknownHandlerIsHarmlessAndSaysSo(Backend backend) {
     SiteUnderTest site = sites.on(backend).clock(clock).handler("a", SiteServlets.page(), "/a/*").start();
-    PageCache.Refresh r = site.cache.refreshHandler("never-seen");
+    Refresh r = site.cache.refreshHandler("never-seen");
     assertFalse(r.known());
     assertFalse(site.cache.refreshHandler("never-seen").known(), "a misspelt name stays unknown when refreshed again");
     site.get("/a/1");

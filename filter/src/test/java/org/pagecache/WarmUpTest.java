@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.SiteUnderTest.Backend;
 import org.pagecache.SiteUnderTest.Response;
-import org.pagecache.PageCache.ClusterStatus;
+import org.pagecache.stats.ClusterStatus;
 import org.pagecache.store.Store;
 import org.pagecache.testing.MemcachedExtension;
 import org.pagecache.testing.MutableClock;

@@ -1,5 +1,6 @@
 package org.pagecache.bench;
 
+import org.pagecache.stats.Refresh;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,7 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.pagecache.PageCache;
-import org.pagecache.PageCache.ClusterStatus;
+import org.pagecache.stats.ClusterStatus;
 
 /**
  * Several memcached clusters (issue 19), on loopback: two data centres (nodes 9 and 10), each with
@@ -68,7 +69,7 @@ final class ClustersScenario {
       refreshes(east, west, inForce, refreshCall);
       String tokenKey = east.cache.config().namespace().token("page");
       memcached.node(WEST).pause();
-      PageCache.Refresh pending;
+      Refresh pending;
       long resumedAt;
       try {
         long start = System.nanoTime();

@@ -1,5 +1,6 @@
 package org.pagecache.bench;
 
+import org.pagecache.stats.NearStats;
 import static org.pagecache.bench.Table.num;
 
 import jakarta.servlet.DispatcherType;
@@ -22,7 +23,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.pagecache.PageCache;
-import org.pagecache.PageCache.NearStats;
 import org.pagecache.PageCacheConfig;
 import org.pagecache.PageCacheFilter;
 import org.pagecache.testing.JettyServer;

@@ -11,7 +11,7 @@ import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.pagecache.PageCache;
 import org.pagecache.PageCacheConfig;
 import org.pagecache.PageCacheFilter;
-import org.pagecache.PageCache.HandlerStats;
+import org.pagecache.stats.HandlerStats;
 import org.pagecache.testing.JettyServer;
 
 /**

@@ -26,7 +26,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.pagecache.PageCache;
-import org.pagecache.PageCache.NearStats;
+import org.pagecache.stats.NearStats;
 import org.pagecache.PageCacheConfig;
 import org.pagecache.PageCacheFilter;
 import org.pagecache.testing.JettyServer;

@@ -1,5 +1,7 @@
 package org.pagecache.examples;
 
+import org.pagecache.stats.TagInvalidation;
+import org.pagecache.stats.Refresh;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -102,10 +104,10 @@ public final class CmsWebhookExample {
       PageCache cache = PageCache.from(getServletContext());
       String path = req.getPathInfo() == null ? "" : req.getPathInfo();
       if (path.matches("/article/[0-9]{1,9}")) {
-        PageCache.TagInvalidation done = cache.invalidateTag("article:" + path.substring("/article/".length()));
+        TagInvalidation done = cache.invalidateTag("article:" + path.substring("/article/".length()));
         reply(res, 200, "{\"invalidated\":\"" + done.tag() + "\"}");
       } else if (path.matches("/handler/[a-z-]{1,40}")) {
-        PageCache.Refresh done = cache.refreshHandler(path.substring("/handler/".length()), "cms-webhook");
+        Refresh done = cache.refreshHandler(path.substring("/handler/".length()), "cms-webhook");
         reply(res, 200, "{\"refreshed\":\"" + done.handler() + "\"}");
       } else {
         reply(res, 404, "{\"error\":\"use /article/{id} or /handler/{name}\"}");

@@ -10,6 +10,9 @@ import java.util.Base64;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.pagecache.stats.TagInvalidation;
+import org.pagecache.stats.Refresh;
+import org.pagecache.stats.Eviction;
 import org.pagecache.PageCache;
 import org.pagecache.internal.json.Json;
 import org.pagecache.store.StoreException;
@@ -86,22 +89,22 @@ final class AdminEndpoint {
         case EVICT -> json(200, StatsJson.eviction(evict(required("url"))));
         case FORM_REFRESH -> form(() -> {
           String name = known(required("handler"));
-          PageCache.Refresh r = perform("refresh of handler '" + name + "'", () -> cache.refreshHandler(name, caller.name()));
+          Refresh r = perform("refresh of handler '" + name + "'", () -> cache.refreshHandler(name, caller.name()));
           return Flash.done("Refreshed handler \u201c" + r.handler() + "\u201d: new token " + r.token()
               + ". Its pages are rebuilt on their next request; the row counts how many so far."
               + ClustersSection.note(r.clusters()), r.handler());
         });
         case FORM_INVALIDATE -> form(() -> {
           boolean hard = req.getParameter("hard") != null;
-          List<PageCache.TagInvalidation> done = invalidate(tags(), hard);
-          PageCache.TagInvalidation t = done.get(done.size() - 1);
-          String names = String.join("\u201d, \u201c", done.stream().map(PageCache.TagInvalidation::tag).toList());
+          List<TagInvalidation> done = invalidate(tags(), hard);
+          TagInvalidation t = done.get(done.size() - 1);
+          String names = String.join("\u201d, \u201c", done.stream().map(TagInvalidation::tag).toList());
           return Flash.done((hard ? "Purged every page tagged \u201c" + names + "\u201d: never served again, not even stale"
               : "Refreshed every page tagged \u201c" + names + "\u201d") + " (tag version " + t.version() + ")."
               + ClustersSection.note(t.clusters()), null);
         });
         case FORM_EVICT -> form(() -> {
-          PageCache.Eviction ev = evict(required("url"));
+          Eviction ev = evict(required("url"));
           return Flash.done((ev.existed() ? "Evicted " + ev.url() + " (handler " + ev.handler() + ")."
               : "No stored page for " + ev.url() + " (handler " + ev.handler() + "): nothing to evict.")
               + ClustersSection.note(ev.clusters()), ev.handler());
@@ -111,7 +114,7 @@ final class AdminEndpoint {
 
     private String refresh(String name) {
       known(name);
-      PageCache.Refresh r = perform("refresh of handler '" + name + "'", () -> cache.refreshHandler(name, caller.name()));
+      Refresh r = perform("refresh of handler '" + name + "'", () -> cache.refreshHandler(name, caller.name()));
       return StatsJson.refresh(r, true, caller.name(), cache.config().clock().instant());
     }
 
@@ -128,11 +131,11 @@ final class AdminEndpoint {
       return handler;
     }
 
-    private PageCache.TagInvalidation invalidate(String tag) {
+    private TagInvalidation invalidate(String tag) {
       return perform("invalidation of tag '" + tag + "'", () -> cache.invalidateTag(tag));
     }
 
-    private List<PageCache.TagInvalidation> invalidate(List<String> tags, boolean hard) {
+    private List<TagInvalidation> invalidate(List<String> tags, boolean hard) {
       return perform((hard ? "purge" : "invalidation") + " of tags " + tags,
           () -> hard ? cache.purgeTags(tags) : cache.invalidateTags(tags));
     }
@@ -157,7 +160,7 @@ final class AdminEndpoint {
       return tags;
     }
 
-    private PageCache.Eviction evict(String url) {
+    private Eviction evict(String url) {
       return perform("eviction of " + url, () -> cache.evict(url));
     }
 

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.pagecache.PageCache.NearStats;
+import org.pagecache.stats.NearStats;
 import org.pagecache.internal.html.Html;
 
 /**

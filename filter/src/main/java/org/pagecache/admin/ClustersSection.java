@@ -1,8 +1,8 @@
 package org.pagecache.admin;
 
 import java.util.List;
-import org.pagecache.PageCache.ClusterDelivery;
-import org.pagecache.PageCache.ClusterStatus;
+import org.pagecache.stats.ClusterDelivery;
+import org.pagecache.stats.ClusterStatus;
 import org.pagecache.internal.html.Html;
 import org.pagecache.internal.json.Json;
 

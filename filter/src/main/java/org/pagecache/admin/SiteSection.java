@@ -1,6 +1,6 @@
 package org.pagecache.admin;
 
-import org.pagecache.PageCache.SiteStats;
+import org.pagecache.stats.SiteStats;
 import org.pagecache.internal.html.Html;
 
 /**

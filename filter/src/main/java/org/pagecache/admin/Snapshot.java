@@ -8,13 +8,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.pagecache.CachePolicy;
-import org.pagecache.PageCache.HandlerStats;
-import org.pagecache.PageCache.NearStats;
-import org.pagecache.PageCache.Stats;
+import org.pagecache.stats.HandlerStats;
+import org.pagecache.stats.NearStats;
+import org.pagecache.stats.Stats;
 import org.pagecache.PageCache;
-import org.pagecache.PageCache.ClusterStatus;
-import org.pagecache.PageCache.SiteStats;
-import org.pagecache.internal.freshness.UpdateTokens;
+import org.pagecache.stats.ClusterStatus;
+import org.pagecache.stats.SiteStats;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 
@@ -80,7 +79,7 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
    */
   private static Map<String, Long> storedTokens(PageCache cache, Collection<String> handlers) {
     try {
-      return UpdateTokens.stored(cache.store(), cache.config().namespace(), handlers);
+      return cache.inspect().storedTokens(handlers);
     } catch (StoreException e) {
       return Map.of();
     }

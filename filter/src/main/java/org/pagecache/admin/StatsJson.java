@@ -2,9 +2,12 @@ package org.pagecache.admin;
 
 import java.time.Instant;
 import java.util.Map;
-import org.pagecache.PageCache.NearStats;
+import org.pagecache.stats.TagInvalidation;
+import org.pagecache.stats.SiteStats;
+import org.pagecache.stats.Refresh;
+import org.pagecache.stats.NearStats;
+import org.pagecache.stats.Eviction;
 import org.pagecache.PageCache;
-import org.pagecache.PageCache.SiteStats;
 import org.pagecache.internal.json.Json;
 
 /**
@@ -149,7 +152,7 @@ final class StatsJson {
   }
 
   /** {@code POST api/handlers/{name}/refresh}. */
-  static String refresh(PageCache.Refresh r, boolean known, String by, Instant at) {
+  static String refresh(Refresh r, boolean known, String by, Instant at) {
     Json j = new Json().beginObject()
         .field("handler", r.handler())
         .field("token", r.token())
@@ -160,17 +163,17 @@ final class StatsJson {
   }
 
   /** {@code POST api/tags/{tag}/invalidate} and {@code /purge}. */
-  static String invalidation(PageCache.TagInvalidation t) {
+  static String invalidation(TagInvalidation t) {
     return invalidation(new Json(), t).toString();
   }
 
-  private static Json invalidation(Json j, PageCache.TagInvalidation t) {
+  private static Json invalidation(Json j, TagInvalidation t) {
     j.beginObject().field("tag", t.tag()).field("version", t.version()).field("hard", t.hard());
     return ClustersSection.delivery(j, t.clusters()).endObject();
   }
 
   /** {@code POST api/tags/invalidate?tag=...} and {@code api/tags/purge?tag=...}: one object per tag. */
-  static String invalidations(java.util.List<PageCache.TagInvalidation> done) {
+  static String invalidations(java.util.List<TagInvalidation> done) {
     Json j = new Json().beginObject();
     j.name("tags").beginArray();
     done.forEach(t -> invalidation(j, t));
@@ -178,7 +181,7 @@ final class StatsJson {
   }
 
   /** {@code POST api/evict?url=...}. */
-  static String eviction(PageCache.Eviction e) {
+  static String eviction(Eviction e) {
     Json j = new Json().beginObject()
         .field("url", e.url())
         .field("handler", e.handler())

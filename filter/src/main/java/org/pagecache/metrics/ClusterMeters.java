@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.ToDoubleFunction;
 import org.pagecache.PageCache;
-import org.pagecache.PageCache.ClusterStatus;
+import org.pagecache.stats.ClusterStatus;
 
 /**
  * The meters of the other memcached clusters (issue 19), tagged {@code cluster=<name>}:

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 import org.pagecache.PageCache;
-import org.pagecache.PageCache.HandlerStats;
+import org.pagecache.stats.HandlerStats;
 
 /**
  * Reports a {@link PageCache}'s per-handler counters to Micrometer, so the hit ratio of a whole

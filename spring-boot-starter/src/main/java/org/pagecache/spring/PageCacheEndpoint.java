@@ -1,5 +1,6 @@
 package org.pagecache.spring;
 
+import org.pagecache.stats.Stats;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -10,8 +11,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.pagecache.CachePolicy;
 import org.pagecache.PageCache;
-import org.pagecache.PageCache.HandlerStats;
-import org.pagecache.PageCache.SiteStats;
+import org.pagecache.stats.HandlerStats;
+import org.pagecache.stats.SiteStats;
 import org.pagecache.store.StoreException;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -60,7 +61,7 @@ public class PageCacheEndpoint {
     Map<String, Map<String, Object>> handlers = new LinkedHashMap<>();
     List<CachePolicy> policies = new ArrayList<>(cache.policies());
     policies.sort(Comparator.comparing(CachePolicy::handler));
-    PageCache.Stats stats = cache.stats();
+    Stats stats = cache.stats();
     Map<String, SiteStats> site = site(policies.stream().map(CachePolicy::handler).toList());
     for (CachePolicy p : policies) {
       Map<String, Object> h = new LinkedHashMap<>();

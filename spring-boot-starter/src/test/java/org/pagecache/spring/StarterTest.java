@@ -1,5 +1,6 @@
 package org.pagecache.spring;
 
+import org.pagecache.stats.Eviction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -129,7 +130,7 @@ class StarterTest {
   @Test
   void evictFindsTheControllerMethodsHandlerByUrl() {
     get("/a/evicted");
-    PageCache.Eviction eviction = pageCache.evict("http://127.0.0.1:" + port + "/a/evicted");
+    Eviction eviction = pageCache.evict("http://127.0.0.1:" + port + "/a/evicted");
     assertEquals("alpha", eviction.handler());
     assertTrue(eviction.existed());
     assertEquals("MISS", xCache(get("/a/evicted")));

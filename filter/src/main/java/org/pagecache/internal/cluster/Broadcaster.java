@@ -1,5 +1,7 @@
 package org.pagecache.internal.cluster;
 
+import org.pagecache.stats.ClusterStatus;
+import org.pagecache.stats.ClusterDelivery;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +39,8 @@ final class Broadcaster implements AutoCloseable {
   }
 
   /** Sends it to every other cluster; says which have it, which will, and which will not. */
-  Delivery broadcast(Invalidation inv) {
-    List<String> delivered = new ArrayList<>(List.of(Delivery.LOCAL));
+  ClusterDelivery broadcast(Invalidation inv) {
+    List<String> delivered = new ArrayList<>(List.of(ClusterDelivery.LOCAL));
     List<String> pending = new ArrayList<>();
     List<String> lost = new ArrayList<>();
     for (RemoteCluster remote : remotes) {
@@ -51,7 +53,7 @@ final class Broadcaster implements AutoCloseable {
         case LOST -> lost.add(remote.name);
       }
     }
-    return new Delivery(delivered, pending, lost);
+    return new ClusterDelivery(delivered, pending, lost);
   }
 
   private void schedule(RemoteCluster remote) {
@@ -78,7 +80,7 @@ final class Broadcaster implements AutoCloseable {
     }
   }
 
-  List<ClusterState.Remote> status() {
+  List<ClusterStatus.Remote> status() {
     long now = clock.millis();
     return remotes.stream().map(r -> r.status(now)).toList();
   }
@@ -93,7 +95,7 @@ final class Broadcaster implements AutoCloseable {
   @Override
   public void close() {
     retries.shutdownNow();
-    for (ClusterState.Remote r : status()) {
+    for (ClusterStatus.Remote r : status()) {
       if (r.pending() > 0) {
         log.warn("pagecache: memcached cluster '{}' never answered again: {} refreshes, invalidations or evictions"
             + " are not delivered there; its pages they concern are served until their ttl and grace run out",

@@ -1,5 +1,7 @@
 package org.pagecache.internal.cluster;
 
+import org.pagecache.stats.ClusterStatus;
+import org.pagecache.stats.ClusterDelivery;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,12 +68,12 @@ public final class Clusters implements AutoCloseable {
   }
 
   /** A handler's new token, for every other cluster. */
-  public Delivery refreshed(String tokenKey, long token) {
+  public ClusterDelivery refreshed(String tokenKey, long token) {
     return broadcast(Invalidation.token(tokenKey, token));
   }
 
   /** A tag's new version, for every other cluster. */
-  public Delivery tagInvalidated(String tagKey, long version) {
+  public ClusterDelivery tagInvalidated(String tagKey, long version) {
     return broadcast(Invalidation.tag(tagKey, version));
   }
 
@@ -79,15 +81,15 @@ public final class Clusters implements AutoCloseable {
    * Called before a page is deleted here: holds off copies of it here while this cluster warms up,
    * and deletes it in every other cluster.
    */
-  public Delivery evicting(String pageKey) {
+  public ClusterDelivery evicting(String pageKey) {
     if (warmUp != null) {
       local.set(Invalidation.holdOffKey(pageKey), "1".getBytes(StandardCharsets.US_ASCII), Invalidation.HOLD_OFF_SECONDS);
     }
     return broadcast(Invalidation.evict(pageKey));
   }
 
-  private Delivery broadcast(Invalidation inv) {
-    return broadcaster == null ? Delivery.ONLY_LOCAL : broadcaster.broadcast(inv);
+  private ClusterDelivery broadcast(Invalidation inv) {
+    return broadcaster == null ? ClusterDelivery.ONLY_LOCAL : broadcaster.broadcast(inv);
   }
 
   /**
@@ -99,11 +101,11 @@ public final class Clusters implements AutoCloseable {
   }
 
   /** The other clusters' delivery state and the warm-up's progress, now. */
-  public ClusterState status() {
+  public ClusterStatus status() {
     if (broadcaster == null) {
-      return ClusterState.NONE;
+      return ClusterStatus.NONE;
     }
-    return new ClusterState(broadcaster.status(), warmUp == null ? null : warmUp.progress());
+    return new ClusterStatus(broadcaster.status(), warmUp == null ? null : warmUp.progress());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package org.pagecache.internal.cluster;
 
+import org.pagecache.stats.ClusterStatus;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.pagecache.store.Store;
@@ -95,9 +96,9 @@ final class RemoteCluster implements AutoCloseable {
     return failures.get();
   }
 
-  ClusterState.Remote status(long nowMillis) {
+  ClusterStatus.Remote status(long nowMillis) {
     long oldest = backlog.oldestMillis();
-    return new ClusterState.Remote(name, store.describe(), backlog.size(), backlog.limit(),
+    return new ClusterStatus.Remote(name, store.describe(), backlog.size(), backlog.limit(),
         oldest == 0 ? 0 : Math.max(0, nowMillis - oldest), delivered.get(), lost.get(), failures.get() == 0);
   }
 

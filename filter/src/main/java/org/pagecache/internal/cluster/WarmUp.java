@@ -1,5 +1,6 @@
 package org.pagecache.internal.cluster;
 
+import org.pagecache.stats.ClusterStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -169,8 +170,8 @@ final class WarmUp {
     }
   }
 
-  ClusterState.WarmUpProgress progress() {
+  ClusterStatus.WarmUpProgress progress() {
     long left = Math.max(0, untilMillis - clock.millis());
-    return new ClusterState.WarmUpProgress(from, left > 0, left, copied.sum(), built.sum(), refused.sum());
+    return new ClusterStatus.WarmUpProgress(from, left > 0, left, copied.sum(), built.sum(), refused.sum());
   }
 }

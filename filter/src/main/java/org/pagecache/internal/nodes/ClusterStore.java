@@ -1,5 +1,6 @@
 package org.pagecache.internal.nodes;
 
+import org.pagecache.stats.NodeState;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,8 +83,6 @@ public final class ClusterStore implements Store {
     OFF
   }
 
-  /** A node's state as the admin page and the metrics show it. */
-  public record NodeState(String name, String pool, boolean down, long outages) {}
 
   /** True when the node is a memcached proxy (said, or recognised): never flushed, never asked for stats. */
   public boolean isProxy(int mainNode) {

@@ -1,5 +1,6 @@
 package org.pagecache.internal.sitewide;
 
+import org.pagecache.stats.SiteStats;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,9 +34,9 @@ import org.pagecache.store.StoreException;
  * are figures for people, not for billing).
  */
 public final class SiteTotals implements AutoCloseable {
-  public static final long INTERVAL_SECONDS = 5;
+  public static final long INTERVAL_SECONDS = SiteStats.INTERVAL_SECONDS;
   public static final Duration INTERVAL = Duration.ofSeconds(INTERVAL_SECONDS);
-  public static final int WINDOW_MINUTES = 60;
+  public static final int WINDOW_MINUTES = SiteStats.WINDOW_MINUTES;
   /** A minute's keys outlive the window they are read in; memcached then drops them. */
   private static final int MINUTE_TTL_SECONDS = (WINDOW_MINUTES + 5) * 60;
   private static final int SINCE_REFRESH_TTL_SECONDS = 7 * 24 * 3600;
@@ -50,7 +51,7 @@ public final class SiteTotals implements AutoCloseable {
   private final ScheduledExecutorService schedule;
   private volatile Cached cached;
 
-  private record Cached(long atMillis, Map<String, Long> tokens, Map<String, SiteFigures> figures) {}
+  private record Cached(long atMillis, Map<String, Long> tokens, Map<String, SiteStats> figures) {}
 
   public SiteTotals(Store store, Namespace namespace, StatsRecorder stats, UpdateTokens tokens, Clock clock) {
     this.store = store;
@@ -110,7 +111,7 @@ public final class SiteTotals implements AutoCloseable {
    *
    * @throws StoreException when memcached cannot be read
    */
-  public Map<String, SiteFigures> read(Collection<String> handlers) {
+  public Map<String, SiteStats> read(Collection<String> handlers) {
     return read(handlers, UpdateTokens.stored(store, namespace, handlers));
   }
 
@@ -121,21 +122,21 @@ public final class SiteTotals implements AutoCloseable {
    *
    * @throws StoreException when memcached cannot be read
    */
-  public Map<String, SiteFigures> read(Collection<String> handlers, Map<String, Long> refreshTokens) {
+  public Map<String, SiteStats> read(Collection<String> handlers, Map<String, Long> refreshTokens) {
     long now = clock.millis();
     Cached c = cached;
     if (c != null && now - c.atMillis() < INTERVAL.toMillis() && c.tokens().equals(refreshTokens)
         && c.figures().keySet().containsAll(handlers)) {
-      Map<String, SiteFigures> subset = new LinkedHashMap<>();
+      Map<String, SiteStats> subset = new LinkedHashMap<>();
       handlers.forEach(h -> subset.put(h, c.figures().get(h)));
       return subset;
     }
-    Map<String, SiteFigures> figures = readNow(handlers, refreshTokens, now / 60_000);
+    Map<String, SiteStats> figures = readNow(handlers, refreshTokens, now / 60_000);
     cached = new Cached(now, Map.copyOf(refreshTokens), Map.copyOf(figures));
     return figures;
   }
 
-  private Map<String, SiteFigures> readNow(Collection<String> handlers, Map<String, Long> refreshTokens, long minute) {
+  private Map<String, SiteStats> readNow(Collection<String> handlers, Map<String, Long> refreshTokens, long minute) {
     List<String> keys = new ArrayList<>();
     for (String h : handlers) {
       for (Figure f : Figure.values()) {
@@ -149,7 +150,7 @@ public final class SiteTotals implements AutoCloseable {
       }
     }
     Map<String, byte[]> found = keys.isEmpty() ? Map.of() : store.getMulti(keys);
-    Map<String, SiteFigures> figures = new LinkedHashMap<>();
+    Map<String, SiteStats> figures = new LinkedHashMap<>();
     for (String h : handlers) {
       Map<Figure, Long> sums = new HashMap<>();
       for (Figure f : Figure.values()) {
@@ -161,7 +162,7 @@ public final class SiteTotals implements AutoCloseable {
       }
       long token = refreshTokens.getOrDefault(h, 0L);
       long sinceRefresh = token > 0 ? number(found.get(namespace.clusterRebuiltSince(h, token))) : -1;
-      figures.put(h, new SiteFigures(sums.get(Figure.HITS), sums.get(Figure.MISSES), sums.get(Figure.REBUILDS),
+      figures.put(h, new SiteStats(sums.get(Figure.HITS), sums.get(Figure.MISSES), sums.get(Figure.REBUILDS),
           sums.get(Figure.BYPASSES), sinceRefresh));
     }
     return figures;

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.PageCache;
-import org.pagecache.PageCache.HandlerStats;
+import org.pagecache.stats.HandlerStats;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;

@@ -1,19 +1,20 @@
-package org.pagecache.internal.cluster;
+package org.pagecache.stats;
 
 import java.util.List;
 
 /**
- * What the admin page, {@code api/stats} and the metrics show of the other clusters and of the
- * warm-up, read once: an immutable snapshot.
+ * The other memcached clusters ({@code memcached.remote}) and the warm-up of this one, at one
+ * moment, as the admin page, {@code api/stats} and the metrics show them.
  *
  * @param remotes each other cluster's delivery state, in the order configured
  * @param warmUp the warm-up's progress; null when {@code memcached.warm.from} is not set
  */
-public record ClusterState(List<Remote> remotes, WarmUpProgress warmUp) {
+public record ClusterStatus(List<Remote> remotes, WarmUpProgress warmUp) {
   /** With one cluster. */
-  public static final ClusterState NONE = new ClusterState(List.of(), null);
+  public static final ClusterStatus NONE = new ClusterStatus(List.of(), null);
 
-  public ClusterState {
+  /** Copies the list. */
+  public ClusterStatus {
     remotes = List.copyOf(remotes);
   }
 
@@ -21,7 +22,7 @@ public record ClusterState(List<Remote> remotes, WarmUpProgress warmUp) {
    * One other cluster.
    *
    * @param name its name in {@code memcached.remote}
-   * @param servers its servers, as the store describes them
+   * @param servers its servers
    * @param pending invalidations waiting for it in this JVM
    * @param backlogLimit how many may wait ({@code memcached.remote.backlog})
    * @param oldestPendingMillis how long the oldest one has waited; 0 when none waits
@@ -42,5 +43,6 @@ public record ClusterState(List<Remote> remotes, WarmUpProgress warmUp) {
    * @param built misses built here instead (not in the warm cluster, or unreadable)
    * @param refused copies refused: stale by this cluster's tokens or tags, or evicted meanwhile
    */
-  public record WarmUpProgress(String from, boolean active, long millisLeft, long copied, long built, long refused) {}
+  public record WarmUpProgress(String from, boolean active, long millisLeft, long copied, long built,
+      long refused) {}
 }

@@ -1,0 +1,38 @@
+package org.pagecache;
+
+import jakarta.servlet.ServletRequest;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * What a handler declares about the page it builds ({@link PageCache#tag}, {@link
+ * PageCache#countView}): lists kept in request attributes, the application's channel to the cache
+ * (the cache's own parts pass nothing to each other this way).
+ */
+final class Declared {
+  static final String TAGS_ATTRIBUTE = "org.pagecache.tags";
+  static final String VIEWS_ATTRIBUTE = "org.pagecache.views";
+
+  private Declared() {}
+
+  /** The tags declared for the page being built, to add to. */
+  static List<String> tags(ServletRequest request) {
+    return list(request, TAGS_ATTRIBUTE);
+  }
+
+  /** The objects whose view counters the page counts, to add to. */
+  static List<String> views(ServletRequest request) {
+    return list(request, VIEWS_ATTRIBUTE);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<String> list(ServletRequest request, String name) {
+    Object list = request.getAttribute(name);
+    if (list == null) {
+      list = Collections.synchronizedList(new ArrayList<String>());
+      request.setAttribute(name, list);
+    }
+    return (List<String>) list;
+  }
+}

@@ -1,0 +1,91 @@
+package org.pagecache;
+
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletRegistration;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Map;
+import java.util.function.Function;
+import org.pagecache.internal.text.PathParameters;
+
+/**
+ * The page of an absolute URL, as {@link PageCache#evict} removes it: the handler the URL belongs
+ * to (a policy's paths, the integration's naming, else the servlet mapping that serves the path, as
+ * the container ranks them) and the keys its page is stored under.
+ */
+final class UrlPages {
+  /**
+   * @param handler the handler the URL belongs to ({@code default} when none matches)
+   * @param key     the key of the page of the plain path
+   * @param asSent  the key of the page of the path as sent, when it carried path parameters; else null
+   */
+  record Keys(String handler, String key, String asSent) {}
+
+  private final Engine engine;
+  private volatile ServletContext servletContext;
+  private volatile Function<String, String> handlerByPath = path -> null;
+
+  UrlPages(Engine engine) {
+    this.engine = engine;
+  }
+
+  void attach(ServletContext context) {
+    this.servletContext = context;
+  }
+
+  void handlersByPath(Function<String, String> byPath) {
+    this.handlerByPath = byPath == null ? path -> null : byPath;
+  }
+
+  /** @throws IllegalArgumentException when {@code url} is not an absolute URL */
+  Keys keys(String url) {
+    URI uri;
+    try {
+      uri = new URI(url);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("url: '" + url + "' is not a URL; use an absolute URL like https://example.com/article/42");
+    }
+    if (uri.getScheme() == null || uri.getHost() == null || uri.getRawPath() == null) {
+      throw new IllegalArgumentException("url: '" + url + "' is not absolute; use e.g. https://example.com/article/42");
+    }
+    String scheme = uri.getScheme().toLowerCase();
+    int port = uri.getPort() != -1 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
+    String rawPath = uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    // Path parameters (;jsessionid=...) as the container maps them: the page of the plain path, and the one as sent.
+    String mappedPath = PathParameters.strip(rawPath);
+    String handler = handlerForPath(mappedPath);
+    CachePolicy policy = engine.policies.policy(handler);
+    String key = engine.keys.forUrl(scheme, uri.getHost(), port, mappedPath, uri.getRawQuery(), handler,
+        policy.vary(), policy.cookies().vary());
+    String asSent = mappedPath.equals(rawPath) ? null : engine.keys.forUrl(scheme, uri.getHost(), port, rawPath,
+        uri.getRawQuery(), handler, policy.vary(), policy.cookies().vary());
+    return new Keys(handler, key, asSent);
+  }
+
+  private String handlerForPath(String rawPath) {
+    ServletContext ctx = servletContext;
+    String path = rawPath;
+    if (ctx != null && !ctx.getContextPath().isEmpty() && path.startsWith(ctx.getContextPath())) {
+      path = path.substring(ctx.getContextPath().length());
+    }
+    String byPolicy = engine.policies.handlerForPath(path);
+    if (byPolicy == null) {
+      byPolicy = handlerByPath.apply(path);
+    }
+    if (byPolicy != null || ctx == null) {
+      return byPolicy != null ? byPolicy : "default";
+    }
+    String best = null;
+    int bestRank = -1;
+    for (Map.Entry<String, ? extends ServletRegistration> e : ctx.getServletRegistrations().entrySet()) {
+      for (String mapping : e.getValue().getMappings()) {
+        // "/" is the default servlet: it serves whatever no other mapping does
+        int rank = mapping.equals("/") ? 0 : Policies.rank(mapping, path);
+        if (rank > bestRank) {
+          bestRank = rank;
+          best = e.getKey();
+        }
+      }
+    }
+    return best != null ? best : "default";
+  }}
