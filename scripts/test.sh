@@ -12,6 +12,7 @@ if ! ensure_package memcached memcached; then
   exit 1
 fi
 # The memcached package starts a system service on 11211; the tests do not use it.
+# Likewise nutcracker's package may start a service of its own; the tests start theirs on free ports.
 if ! ensure_package nutcracker nutcracker; then
   echo "nutcracker (twemproxy) is missing and could not be installed: apt-get install nutcracker" >&2
   exit 1
