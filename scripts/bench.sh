@@ -12,6 +12,9 @@
 #   scripts/bench.sh longtail   runs only the long-tail scenario (issue 29: 50 000 pages of 8 KB, Zipf
 #   and uniform, the limit, PageCache, nginx and Varnish; about 8 minutes) and rewrites only its block
 #   of BENCHMARKS.md (output in benchmarks/target/bench-longtail).
+#   scripts/bench.sh fragments  runs only the fragments scenario (issue 30: a hit with two fragments against a
+#   plain hit, a signed-in mix against pass-through; about 1 minute) and rewrites only its block
+#   (output in benchmarks/target/bench-fragments).
 # Environment: JMH_ARGS (default "-f 1 -wi 3 -i 5 -w 1s -r 1s"), LOAD_CLIENTS (32), LOAD_SECONDS (10),
 #   BENCH_QUICK=1: a check that everything runs (one short JMH iteration, 2 s load windows); its
 #   figures mean nothing, so it writes benchmarks/target/bench/BENCHMARKS.quick.md, never BENCHMARKS.md.
@@ -40,9 +43,12 @@ VARNISHD=$(command -v varnishd || echo /usr/sbin/varnishd)
 export WRK NGINX VARNISHD
 
 OUT=benchmarks/target/bench
-if [ "${1:-}" = longtail ]; then
-  OUT=benchmarks/target/bench-longtail
-fi
+ONLY=""
+case "${1:-}" in
+  longtail|fragments) ONLY=$1; OUT=benchmarks/target/bench-$1 ;;
+  "") ;;
+  *) echo "scripts/bench.sh: unknown scenario '$1'; use no argument (everything), longtail or fragments" >&2; exit 2 ;;
+esac
 REPORT=BENCHMARKS.md
 if [ "${BENCH_QUICK:-}" = 1 ]; then
   JMH_ARGS=${JMH_ARGS:--f 1 -wi 1 -i 1 -w 1s -r 1s}
@@ -75,21 +81,25 @@ mkdir -p "$OUT"
 } > "$OUT/machine.txt"
 cat "$OUT/machine.txt"
 
-if [ "${1:-}" = longtail ]; then
-  LONGTAIL_COMMAND="java $JVM_ARGS -cp \$CP org.pagecache.bench.MacroBench $OUT $LOAD_CLIENTS $LOAD_SECONDS longtail"
-  echo "==> load: $LONGTAIL_COMMAND"
+if [ -n "$ONLY" ]; then
+  ONLY_COMMAND="java $JVM_ARGS -cp \$CP org.pagecache.bench.MacroBench $OUT $LOAD_CLIENTS $LOAD_SECONDS $ONLY"
+  echo "==> load: $ONLY_COMMAND"
   # shellcheck disable=SC2086
-  java $JVM_ARGS -cp "$CP" org.pagecache.bench.MacroBench "$OUT" "$LOAD_CLIENTS" "$LOAD_SECONDS" longtail | tee "$OUT/macro.txt"
+  java $JVM_ARGS -cp "$CP" org.pagecache.bench.MacroBench "$OUT" "$LOAD_CLIENTS" "$LOAD_SECONDS" "$ONLY" | tee "$OUT/macro.txt"
   elapsed=$(( $(date +%s) - started ))
   {
     echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')   (took $((elapsed / 60)) min $((elapsed % 60)) s, build included)"
-    echo "command:  scripts/bench.sh longtail  ->  $LONGTAIL_COMMAND"
+    echo "command:  scripts/bench.sh $ONLY  ->  $ONLY_COMMAND"
     echo "load average at start, at end (1, 5, 15 min): $(grep 'load average' "$OUT/machine.txt" | sed 's/.*: //'), $(cut -d' ' -f1-3 /proc/loadavg)"
   } > "$OUT/run.txt"
-  { echo '```'; cat "$OUT/run.txt" "$OUT/machine.txt"; echo '```'; echo; cat "$OUT/longtail.md"; } > "$OUT/longtail.md.tmp"
-  mv "$OUT/longtail.md.tmp" "$OUT/longtail.md"
-  java $JVM_ARGS -cp "$CP" org.pagecache.bench.BenchmarksReport "$REPORT" "$OUT" longtail
-  echo "==> done in $((elapsed / 60)) min $((elapsed % 60)) s; the longtail block of $REPORT regenerated"
+  { echo '```'; cat "$OUT/run.txt" "$OUT/machine.txt"; echo '```'; echo; cat "$OUT/$ONLY.md"; } > "$OUT/$ONLY.md.tmp"
+  mv "$OUT/$ONLY.md.tmp" "$OUT/$ONLY.md"
+  if [ "${BENCH_QUICK:-}" = 1 ]; then
+    REPORT=$OUT/BENCHMARKS.quick.md
+    cp BENCHMARKS.md "$REPORT"
+  fi
+  java $JVM_ARGS -cp "$CP" org.pagecache.bench.BenchmarksReport "$REPORT" "$OUT" "$ONLY"
+  echo "==> done in $((elapsed / 60)) min $((elapsed % 60)) s; the $ONLY block of $REPORT regenerated"
   exit 0
 fi
 
