@@ -6,7 +6,13 @@ import java.nio.charset.Charset;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.StandardCharsets;
 import java.nio.charset.UnsupportedCharsetException;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.Collection;
+import java.util.function.Consumer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,6 +58,35 @@ final class LiveCounts {
     }
   }
 
+  /** A stored page filled in for one serve, and its entity tag. */
+  record Filled(byte[] body, String etag) {}
+
+  /**
+   * As {@link #render}, for a stored page: its entity tag is the SHA-256 of the stored page's own tag
+   * and the parts filled in (each with its length), so it differs exactly when what is sent differs,
+   * without hashing the whole body on every serve.
+   */
+  Filled fill(HttpServletRequest req, HandlerRecorder stats, byte[] body, String storedTag, String contentType,
+      Map<String, Long> known, String cache) {
+    MessageDigest digest = sha256();
+    digest.update(storedTag.getBytes(StandardCharsets.US_ASCII));
+    byte[] out = render(req, stats, body, contentType, known, cache, part -> {
+      digest.update(ByteBuffer.allocate(4).putInt(part == null ? -1 : part.length).array());
+      if (part != null) {
+        digest.update(part);
+      }
+    });
+    return new Filled(out, Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest.digest(), 16)));
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e); // every JVM has SHA-256
+    }
+  }
+
   /**
    * The body with current values in its placeholders, for the visitor of {@code req}.
    *
@@ -61,6 +96,11 @@ final class LiveCounts {
    */
   byte[] render(HttpServletRequest req, HandlerRecorder stats, byte[] body, String contentType,
       Map<String, Long> known, String cache) {
+    return render(req, stats, body, contentType, known, cache, part -> { });
+  }
+
+  private byte[] render(HttpServletRequest req, HandlerRecorder stats, byte[] body, String contentType,
+      Map<String, Long> known, String cache, Consumer<byte[]> parts) {
     List<Placeholder> found = Placeholders.find(body);
     if (found.isEmpty()) {
       return body;
@@ -72,11 +112,15 @@ final class LiveCounts {
     }
     long online = Placeholders.wantsOnline(found) ? counters.online() : -1;
     Charset charset = charset(contentType);
-    return Placeholders.render(body, found, p -> switch (p.kind()) {
-      case VIEWS -> digits(views.get(p.arg()));
-      case ONLINE -> digits(online);
-      case CACHE -> cache == null ? null : cache.getBytes(StandardCharsets.US_ASCII);
-      case FRAGMENT -> fragments.render(p.arg(), req, charset, stats);
+    return Placeholders.render(body, found, p -> {
+      byte[] part = switch (p.kind()) {
+        case VIEWS -> digits(views.get(p.arg()));
+        case ONLINE -> digits(online);
+        case CACHE -> cache == null ? null : cache.getBytes(StandardCharsets.US_ASCII);
+        case FRAGMENT -> fragments.render(p.arg(), req, charset, stats);
+      };
+      parts.accept(part);
+      return part;
     });
   }
 

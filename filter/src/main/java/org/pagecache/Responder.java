@@ -29,10 +29,10 @@ final class Responder {
   /** Serves a stored page, counting its views and filling its counters in: live even on a hit. */
   void serve(PageRequest p, StoredPage page, CacheStatus status) throws IOException {
     Map<String, Long> counts = p.isHead() || page.viewKeys().isEmpty() ? Map.of() : engine.live.count(page.viewKeys());
-    byte[] rendered = page.placeholders()
-        ? engine.live.render(p.req(), p.stats(), page.body(), contentType(page), counts, status.xCache()) : null;
+    LiveCounts.Filled filled = page.placeholders()
+        ? engine.live.fill(p.req(), p.stats(), page.body(), page.etag(), contentType(page), counts, status.xCache()) : null;
     PageSender.send(p.req(), p.res(), page, engine.clock.millis(), label(status),
-        rendered, engine.near.identityBody(p.notes().nearEntry, page),
+        filled == null ? null : filled.body(), filled == null ? null : filled.etag(), engine.near.identityBody(p.notes().nearEntry, page),
         engine.maxEntrySize * 8);
   }
 

@@ -55,13 +55,22 @@ public final class PageSender {
    */
   public static void send(HttpServletRequest req, HttpServletResponse res, StoredPage page,
       long nowMillis, Label label, byte[] rendered, Supplier<byte[]> identity, int maxBodyBytes) throws IOException {
+    send(req, res, page, nowMillis, label, rendered, null, identity, maxBodyBytes);
+  }
+
+  /**
+   * As above; {@code renderedTag}, when given, is the entity tag of {@code rendered} (the stored
+   * page's tag combined with the parts filled in: a hash of a few bytes rather than of the body).
+   */
+  public static void send(HttpServletRequest req, HttpServletResponse res, StoredPage page, long nowMillis,
+      Label label, byte[] rendered, String renderedTag, Supplier<byte[]> identity, int maxBodyBytes) throws IOException {
     boolean ranged = page.status() == 200 && req.getHeader("Range") != null;
     boolean gzip = rendered == null && !ranged && page.gzipped() && acceptsGzip(req.getHeader("Accept-Encoding"));
     // The application's own validators stand (a page with substituted counters is a new
     // representation on every serve: only its own tag then); the body hash only when it sent none.
     String appEtag = rendered == null ? firstValue(page, "ETag") : null;
     String lastModified = rendered == null ? firstValue(page, "Last-Modified") : null;
-    String etag = rendered != null ? BodyEncoding.etag(rendered) : gzip ? page.etag() + "-gz" : page.etag();
+    String etag = rendered != null ? (renderedTag != null ? renderedTag : BodyEncoding.etag(rendered)) : gzip ? page.etag() + "-gz" : page.etag();
     String sentTag = appEtag != null ? appEtag : "\"" + etag + "\"";
     List<String> answersTo = appEtag != null ? List.of(appEtag)
         : rendered != null ? List.of(sentTag) : List.of(sentTag, "\"" + page.etag() + "\"", "\"" + page.etag() + "-gz\"");

@@ -141,8 +141,22 @@ public record SignedInRule(Mode mode, List<String> roles) {
         }
       }
     };
-    return clear == null ? null : digest(clear);
+    return clear == null ? null : DIGESTS.computeIfAbsent(clear, SignedInRule::digest);
   }
+
+  /**
+   * Groups' digests, kept: a role set or a context has few values and is digested once; with
+   * {@code user} there is one per user, so the map is emptied when it grows past its bound.
+   */
+  private static final Map<String, String> DIGESTS = new ConcurrentHashMap<>() {
+    @Override
+    public String computeIfAbsent(String key, Function<? super String, ? extends String> f) {
+      if (size() > 10_000) {
+        clear();
+      }
+      return super.computeIfAbsent(key, f);
+    }
+  };
 
   private static String digest(String text) {
     try {
