@@ -25,11 +25,12 @@ final class AnonymousSessions {
   private AnonymousSessions() {}
 
   /** {@link #BYPASS} when this request must go past the cache because of its session, else null. */
-  static String requestBypass(HttpServletRequest req, CachePolicy policy, HandlerRecorder stats) {
+  /** @param signedIn a signed-in visitor the policy serves from the cache ({@link SignedInVisitors}) */
+  static String requestBypass(HttpServletRequest req, CachePolicy policy, HandlerRecorder stats, boolean signedIn) {
     if (policy.allowSessions() || req.getRequestedSessionId() == null) {
       return null;
     }
-    String cause = cause(req, policy, stats.sessionAttributesRead(), SignedInVisitors.signedIn(req));
+    String cause = cause(req, policy, stats.sessionAttributesRead(), signedIn);
     if (cause == null) {
       return null;
     }
@@ -70,18 +71,18 @@ final class AnonymousSessions {
    * when it can be shared.
    */
   static String afterBuild(HttpServletRequest original, SessionReads reads, CapturedResponse c,
-      HandlerRecorder stats) {
+      HandlerRecorder stats, SignedInVisitors.Visitor visitor) {
     stats.sessionAttributesRead(reads.names());
     String use = reads.firstUse();
     if (use == null && !c.passedThrough()) {
       use = SessionValuesInBody.find(original.getSession(false), c.body());
     }
     if (use == null && !c.passedThrough()) {
-      use = SignedInVisitors.nameInBody(original, c.body());
+      use = SignedInVisitors.nameInBody(visitor, c.body());
     }
     if (use != null) {
       stats.sessionBypass(use);
-      SignedInVisitors.notShared(original, use, stats);
+      SignedInVisitors.notShared(visitor, use, stats);
     }
     return use;
   }

@@ -104,7 +104,7 @@ final class Build implements AsyncCapture {
     this.shared = conditions.isEmpty() ? WatchedRequest.forSharing(p.req(), capture)
         : WatchedRequest.forRevalidation(p.req(), capture, conditions);
     shared.hideParameters(tools.ignoredParameters().hiddenFrom(p.parts().keyedParameters()));
-    SignedInVisitors.watch(p.req(), shared);
+    SignedInVisitors.watch(p.notes().visitor, shared);
   }
 
   /**
@@ -189,7 +189,8 @@ final class Build implements AsyncCapture {
   /** What the whole capture ends in: a freshened page, a stored one, a refusal or the stale copy. */
   private Outcome finish(CapturedResponse c) {
     p.stats().built(System.nanoTime() - startNanos);
-    String sessionUse = AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats());
+    String sessionUse = AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats(),
+        p.notes().visitor);
     String parameterRead = TrackingParameterReads.afterBuild(tools.ignoredParameters(), p.handler(), shared.reads(),
         p.stats());
     if (parameterRead != null && !c.passedThrough()) {

@@ -82,10 +82,10 @@ final class PageFlow {
     SignedInVisitors.Visitor visitor = SignedInVisitors.of(req, policy, engine.userContext);
     String skip = requestBypass(req, policy, visitor != null);
     if (skip == null && visitor != null) {
-      skip = SignedInVisitors.requestBypass(req, visitor, stats);
+      skip = SignedInVisitors.requestBypass(visitor, stats);
     }
     if (skip == null) {
-      skip = AnonymousSessions.requestBypass(req, policy, stats);
+      skip = AnonymousSessions.requestBypass(req, policy, stats, visitor != null);
     }
     RequestParts parts = skip != null ? NO_PARTS
         : RequestParts.of(req, policy.cookies().mode() == CookieRule.Mode.IGNORE,
@@ -95,6 +95,7 @@ final class PageFlow {
       parts = parts.with(SignedInVisitors.keyPart(visitor)); // the group's pages, never the anonymous ones
     }
     PageRequest p = new PageRequest(req, res, chain, handler, policy, stats, parts, trace);
+    p.notes().visitor = skip == null ? visitor : null; // served as their group's
     trace.handler(handler);
     try {
       Outcome outcome = skip != null ? new Outcome.Pass(skip)
@@ -134,7 +135,7 @@ final class PageFlow {
     switch (way) {
       case SERVE_FRESH -> {
         p.stats().record(Event.HIT);
-        if (SignedInVisitors.signedIn(p.req())) {
+        if (p.notes().visitor != null) {
           p.stats().signedInHit();
         }
         return Outcome.serving(page, CacheStatus.hit(responder.ttlLeft(page)));

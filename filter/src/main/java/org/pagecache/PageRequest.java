@@ -39,6 +39,8 @@ record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain 
     boolean waitedInJvm;
     /** The vary record the lookup found under the page's URL, reused when the build stores a variant. */
     StoredPage varyRecord;
+    /** The signed-in visitor this request is served as (its group's pages); null for an anonymous one. */
+    SignedInVisitors.Visitor visitor;
     /** This request's place in the JVM's waiting list, closed once its answer is sent; null when it never joined. */
     WaitingList.Ticket ticket;
 

@@ -21,8 +21,6 @@ import org.pagecache.internal.stats.HandlerRecorder;
 final class SignedInVisitors {
   /** The Cache-Status detail of a signed-in visitor sent past the cache. */
   static final String BYPASS = "signed-in";
-  /** Request attribute: the {@link Visitor} a request is served as. */
-  static final String ATTRIBUTE = "org.pagecache.internal.signedIn";
 
   private SignedInVisitors() {}
 
@@ -46,15 +44,17 @@ final class SignedInVisitors {
     return new Visitor(user, rule, rule.group(req, user, context));
   }
 
-  /** {@link #BYPASS} when this signed-in visitor must go past the cache, else null (and the visitor is remembered). */
-  static String requestBypass(HttpServletRequest req, Visitor visitor, HandlerRecorder stats) {
+  /**
+   * {@link #BYPASS} when this signed-in visitor must go past the cache, else null: the request is
+   * served as this visitor ({@code PageRequest.Notes#visitor}).
+   */
+  static String requestBypass(Visitor visitor, HandlerRecorder stats) {
     stats.signedInRequest();
     String cause = visitor.group() == null ? "no-group" : stats.signedInNotShared(visitor.group());
     if (cause != null) {
       stats.sessionBypass("signed-in:" + cause);
       return BYPASS;
     }
-    req.setAttribute(ATTRIBUTE, visitor);
     return null;
   }
 
@@ -63,20 +63,16 @@ final class SignedInVisitors {
     return new String[] {SignedInRule.KEY_PART + visitor.rule().mode(), visitor.group()};
   }
 
-  static boolean signedIn(HttpServletRequest req) {
-    return req.getAttribute(ATTRIBUTE) != null;
-  }
-
   /** Before a signed-in visitor's build: the wrapper watches the principal, roles, Authorization and cookies. */
-  static void watch(HttpServletRequest req, WatchedRequest build) {
-    if (req.getAttribute(ATTRIBUTE) instanceof Visitor v) {
+  static void watch(Visitor v, WatchedRequest build) {
+    if (v != null) {
       build.watchSignedIn(v.rule().keyedRoles(), v.rule().principalKeyed());
     }
   }
 
   /** After a build: the user's name in the body (as a word, 3 characters or more) makes it theirs. */
-  static String nameInBody(HttpServletRequest req, byte[] body) {
-    if (req.getAttribute(ATTRIBUTE) instanceof Visitor v && !v.rule().principalKeyed()
+  static String nameInBody(Visitor v, byte[] body) {
+    if (v != null && !v.rule().principalKeyed()
         && SessionValuesInBody.containsWord(body, v.user())) {
       return "principal-name";
     }
@@ -84,8 +80,8 @@ final class SignedInVisitors {
   }
 
   /** A signed-in build not shared: this handler's visitors of that group go past the cache from now on. */
-  static void notShared(HttpServletRequest req, String cause, HandlerRecorder stats) {
-    if (req.getAttribute(ATTRIBUTE) instanceof Visitor v) {
+  static void notShared(Visitor v, String cause, HandlerRecorder stats) {
+    if (v != null) {
       stats.signedInNotShared(v.group(), cause);
     }
   }
