@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import org.pagecache.store.Namespace;
 import org.pagecache.store.Store;
+import org.pagecache.store.StoreException;
 
 /**
  * Tag versions for group invalidation: each tag has a key holding a time in milliseconds;
@@ -141,9 +142,16 @@ public final class TagVersions {
     // Seen once memcached has answered: a version seen at this time was written before it.
     long seenAt = clock.millis();
     fetched.forEach((tag, version) -> remember(tag, version, now, seenAt));
+    // What this JVM knows, not only what memcached said: a hard key evicted or lost with its node
+    // reads as missing, and answering 0 would let a purged page be served stale again.
     fetched.forEach((tag, version) -> {
-      if (version > 0 || !tag.startsWith(HARD)) {
-        versions.put(tag, version);
+      Cached known = cache.get(tag);
+      long v = known == null ? version : Math.max(version, known.version);
+      if (v > version && tag.startsWith(HARD)) {
+        restore(namespace.tag(tag), v);
+      }
+      if (v > 0 || !tag.startsWith(HARD)) {
+        versions.put(tag, v);
       }
     });
     return versions;
@@ -171,6 +179,15 @@ public final class TagVersions {
     long now = clock.millis();
     remember(hardName(tag), version, now, now);
     return version;
+  }
+
+  /** Writes back a hard floor memcached lost, so the JVMs that never saw the purge learn it too; best effort. */
+  private void restore(String key, long floor) {
+    try {
+      Versions.atLeast(store, key, floor, 0);
+    } catch (StoreException e) {
+      // the floor stays in this JVM's cache; the next read tries again
+    }
   }
 
   private long recreate(String key, long now) {

@@ -1,6 +1,7 @@
 package org.pagecache.internal.freshness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -58,6 +59,24 @@ class TagVersionsTest {
         builderClock.millis() + 60_000, 10, 0, List.of(new TagVersion(TAG, recorded)), List.of(), false,
         List.of(), null);
     return Freshness.classify(page, builderClock.millis(), 0, builder.current(List.of(TAG)), 0, 0.5).state();
+  }
+
+  @Test
+  void aHardFloorThatMemcachedLosesIsStillHeldByTheJvmThatSawIt() {
+    long before = builder.forBuild(List.of(TAG), builderClock.millis()).get(TAG); // a page built before the takedown
+    builderClock.advance(Duration.ofSeconds(5));
+    editorClock.advance(Duration.ofSeconds(5));
+    long floor = editor.purge(TAG);
+    assertEquals(floor, builder.current(List.of(TAG)).get(TagVersions.hardName(TAG)), "the builder reads the floor");
+    assertEquals(State.ABSENT, judged(before));
+
+    assertTrue(store.delete(namespace.tag(TagVersions.hardName(TAG))), "the hard key is lost (evicted, node restarted)");
+    Map<String, Long> read = builder.current(List.of(TAG));
+    assertEquals(floor, read.get(TagVersions.hardName(TAG)), "the floor this JVM saw is kept: " + read);
+    assertEquals(State.ABSENT, judged(before), "the purged page is not served stale");
+    TagVersions unaware = new TagVersions(store, namespace, new MutableClock(START), 0);
+    assertEquals(floor, unaware.current(List.of(TAG)).get(TagVersions.hardName(TAG)),
+        "the floor is written back for JVMs that never saw the purge");
   }
 
   @Test
