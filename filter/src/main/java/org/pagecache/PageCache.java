@@ -15,6 +15,7 @@ import org.pagecache.counters.Counters;
 import org.pagecache.internal.fragments.Fragments;
 import org.pagecache.internal.fragments.KeptFragment;
 import org.pagecache.internal.fragments.Placeholders;
+import org.pagecache.internal.text.TagLists;
 import org.pagecache.stats.ClusterStatus;
 import org.pagecache.stats.Eviction;
 import org.pagecache.stats.HandlerStats;
@@ -173,6 +174,15 @@ public final class PageCache implements AutoCloseable {
    */
   public Eviction evict(String url) {
     return invalidations.evict(url);
+  }
+
+  /**
+   * The tags in a text as editors and CDN headers write them: separated by commas or white space
+   * (for {@link #invalidateTags} and {@link #purgeTags} from a form field or parameter); none for
+   * {@code null}. The tags are not checked here: those methods do.
+   */
+  public static List<String> tagList(String text) {
+    return TagLists.split(text);
   }
 
   /** Declares tags for the page being built (call from the handler). */

@@ -15,6 +15,7 @@ import org.pagecache.stats.Refresh;
 import org.pagecache.stats.Eviction;
 import org.pagecache.PageCache;
 import org.pagecache.internal.json.Json;
+import org.pagecache.internal.text.TagLists;
 import org.pagecache.store.StoreException;
 
 /**
@@ -148,11 +149,7 @@ final class AdminEndpoint {
       List<String> tags = new ArrayList<>();
       String[] values = req.getParameterValues("tag");
       for (String v : values == null ? new String[0] : values) {
-        for (String t : v.split("[,\\s]+")) {
-          if (!t.isEmpty()) {
-            tags.add(t);
-          }
-        }
+        tags.addAll(TagLists.split(v));
       }
       if (tags.isEmpty()) {
         throw HttpError.of(400, "tag: missing; e.g. tag=article:42 (several: tag=article:42&tag=section:sport, or separated by spaces or commas)");

@@ -124,13 +124,7 @@ public class PageCacheEndpoint {
     if (tag != null) {
       named.add(tag);
     }
-    if (tags != null) {
-      for (String t : tags.split("[,\\s]+")) {
-        if (!t.isEmpty()) {
-          named.add(t);
-        }
-      }
-    }
+    named.addAll(PageCache.tagList(tags));
     if (handler == null && named.isEmpty()) {
       throw new InvalidEndpointRequestException("give a handler to refresh and/or tags to invalidate",
           "send {\"handler\":\"<name>\"} and/or {\"tag\":\"<tag>\"} or {\"tags\":\"<tag> <tag>\",\"hard\":false}");

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.pagecache.internal.store.StoredPage;
+import org.pagecache.internal.text.TagLists;
 import org.pagecache.internal.store.StoredPage.Header;
 import org.pagecache.internal.store.StoredPage.TagVersion;
 
@@ -93,11 +94,7 @@ public final class PageBuilder {
 
   private static void addTags(List<String> tags, List<String> values) {
     for (String v : values) {
-      for (String t : v.split("[,\\s]+")) {
-        if (!t.isEmpty()) {
-          tags.add(t);
-        }
-      }
+      tags.addAll(TagLists.split(v));
     }
   }
 }
