@@ -56,12 +56,13 @@ final class PageFlow {
   /** @param evict evicts the page at a URL ({@link PageCache#evict}): what a successful write does */
   PageFlow(Engine engine, Consumer<String> evict) {
     this.engine = engine;
-    this.writes = new Writes(engine, evict);
+    this.writes = new Writes(engine.policies, evict);
     this.lookup = new Lookup(engine);
-    this.responder = new Responder(engine);
+    this.responder = new Responder(engine.live, engine.near, engine.clock, engine.cacheHeader, engine.maxEntrySize);
     this.builds = new Build.Tools(lookup, engine.clock, engine.replicaLag, responder, new PageWriter(engine, lookup),
         engine.live, engine.store, engine.keys.ignoredParameters(), this::answer, () -> asyncDispatchesSeen);
-    this.waiting = new Waiting(engine, lookup);
+    this.waiting = new Waiting(lookup, engine.waiting, engine.lockWait, engine.clusters, engine.lock, engine.store,
+        engine.codec, engine.clock);
   }
 
   /** @param trace the request's trace ({@link PageTrace#NONE} when nothing observes requests) */

@@ -2,6 +2,7 @@ package org.pagecache;
 
 import jakarta.servlet.ServletException;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.pagecache.internal.capture.CacheStatus;
@@ -12,6 +13,7 @@ import org.pagecache.internal.capture.PageSender.Label;
 import org.pagecache.internal.capture.PageSender;
 import org.pagecache.internal.capture.TagsHeaderHidden;
 import org.pagecache.internal.fragments.Placeholders;
+import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.store.StoredPage;
 
 /**
@@ -20,29 +22,41 @@ import org.pagecache.internal.store.StoredPage;
  * rendered once.
  */
 final class Responder {
-  private final Engine engine;
+  private final LiveCounts live;
+  private final NearCache near;
+  private final Clock clock;
+  private final String cacheHeader;
+  private final int maxEntrySize;
 
-  Responder(Engine engine) {
-    this.engine = engine;
+  /**
+   * @param cacheHeader  the name of the X-Cache header ({@code header})
+   * @param maxEntrySize {@code max.entry.size}: the capture's bound
+   */
+  Responder(LiveCounts live, NearCache near, Clock clock, String cacheHeader, int maxEntrySize) {
+    this.live = live;
+    this.near = near;
+    this.clock = clock;
+    this.cacheHeader = cacheHeader;
+    this.maxEntrySize = maxEntrySize;
   }
 
   /** Serves a stored page, counting its views and filling its counters in: live even on a hit. */
   void serve(PageRequest p, StoredPage page, CacheStatus status) throws IOException {
-    Map<String, Long> counts = p.isHead() || page.viewKeys().isEmpty() ? Map.of() : engine.live.count(page.viewKeys());
+    Map<String, Long> counts = p.isHead() || page.viewKeys().isEmpty() ? Map.of() : live.count(page.viewKeys());
     LiveCounts.Filled filled = page.placeholders()
-        ? engine.live.fill(p.req(), p.stats(), page.body(), page.etag(), contentType(page), counts, status.xCache()) : null;
-    PageSender.send(p.req(), p.res(), page, engine.clock.millis(), label(status),
-        filled == null ? null : filled.body(), filled == null ? null : filled.etag(), engine.near.identityBody(p.notes().nearEntry, page),
-        engine.maxEntrySize * 8);
+        ? live.fill(p.req(), p.stats(), page.body(), page.etag(), contentType(page), counts, status.xCache()) : null;
+    PageSender.send(p.req(), p.res(), page, clock.millis(), label(status),
+        filled == null ? null : filled.body(), filled == null ? null : filled.etag(), near.identityBody(p.notes().nearEntry, page),
+        maxEntrySize * 8);
   }
 
   /** Sends a response that was captured but not stored, with its counters live too. */
   void replay(PageRequest p, CapturedResponse c, CacheStatus status) throws IOException {
     List<String> declared = LiveCounts.declared(p.req());
-    Map<String, Long> counts = p.isHead() || declared.isEmpty() ? Map.of() : engine.live.count(declared);
+    Map<String, Long> counts = p.isHead() || declared.isEmpty() ? Map.of() : live.count(declared);
     List<String> type = c.headerValues("Content-Type");
     CapturedResponse out = Placeholders.contains(c.body())
-        ? c.withBody(engine.live.render(p.req(), p.stats(), c.body(), type.isEmpty() ? null : type.get(0), counts,
+        ? c.withBody(live.render(p.req(), p.stats(), c.body(), type.isEmpty() ? null : type.get(0), counts,
             status.xCache()))
         : c;
     PageSender.replay(p.req(), p.res(), out, label(status));
@@ -59,7 +73,7 @@ final class Responder {
 
   /** The status rendered once, for the X-Cache header (under its configured name) and Cache-Status. */
   Label label(CacheStatus status) {
-    return new Label(engine.cacheHeader, status.xCache(), status.render());
+    return new Label(cacheHeader, status.xCache(), status.render());
   }
 
   /**
@@ -86,7 +100,7 @@ final class Responder {
     recordCookieBypass(p, watched);
     CapturedResponse c = capture.finish();
     if (c.passedThrough()) {
-      engine.live.count(LiveCounts.declared(p.req()));
+      live.count(LiveCounts.declared(p.req()));
       return;
     }
     replay(p, c, status);
@@ -100,10 +114,10 @@ final class Responder {
   }
 
   CapturingResponse newCapture(PageRequest p) {
-    return new CapturingResponse(p.res(), engine.maxEntrySize, p.req().getServletContext().getResponseCharacterEncoding());
+    return new CapturingResponse(p.res(), maxEntrySize, p.req().getServletContext().getResponseCharacterEncoding());
   }
 
   long ttlLeft(StoredPage page) {
-    return (page.freshUntilMillis() - engine.clock.millis()) / 1000;
+    return (page.freshUntilMillis() - clock.millis()) / 1000;
   }
 }

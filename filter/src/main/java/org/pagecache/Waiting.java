@@ -1,16 +1,22 @@
 package org.pagecache;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.pagecache.internal.capture.CacheStatus;
+import org.pagecache.internal.cluster.Clusters;
 import org.pagecache.internal.freshness.Freshness;
+import org.pagecache.internal.freshness.RebuildLock;
 import org.pagecache.internal.freshness.WaitingChoice;
 import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.stats.PageTrace;
+import org.pagecache.internal.store.PageCodec;
 import org.pagecache.internal.store.StoredPage;
+import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 
 /**
@@ -39,12 +45,26 @@ final class Waiting {
     record Alone(Found found) implements Waited {}
   }
 
-  private final Engine engine;
   private final Lookup lookup;
+  private final WaitingList waiting;
+  private final Duration lockWait;
+  private final Clusters clusters;
+  private final RebuildLock lock;
+  private final Store store;
+  private final PageCodec codec;
+  private final Clock clock;
 
-  Waiting(Engine engine, Lookup lookup) {
-    this.engine = engine;
+  /** @param lockWait {@code lock.wait}: how long any request waits for another's build */
+  Waiting(Lookup lookup, WaitingList waiting, Duration lockWait, Clusters clusters, RebuildLock lock, Store store,
+      PageCodec codec, Clock clock) {
     this.lookup = lookup;
+    this.waiting = waiting;
+    this.lockWait = lockWait;
+    this.clusters = clusters;
+    this.lock = lock;
+    this.store = store;
+    this.codec = codec;
+    this.clock = clock;
   }
 
   /**
@@ -52,14 +72,14 @@ final class Waiting {
    * place until its answer is sent), and waits for the page as the list's follower or its leader.
    */
   Waited absent(PageRequest p, Found found) {
-    WaitingList.Ticket ticket = engine.waiting.join(found.key());
+    WaitingList.Ticket ticket = waiting.join(found.key());
     p.notes().ticket = ticket;
     if (!ticket.leads()) {
       p.stats().lockWaited();
       p.trace().waited();
       WaitingList.Wait w;
       try (PageTrace.Scope step = p.trace().step(PageTrace.Step.WAIT)) {
-        w = ticket.await(engine.lockWait);
+        w = ticket.await(lockWait);
       }
       StoredPage arrived = w.page();
       switch (WaitingChoice.afterWakeUp(w.timedOut(), arrived, arrived != null && VaryRecord.matches(arrived, p.req()))) {
@@ -76,12 +96,12 @@ final class Waiting {
       }
     }
     // A cold cluster first copies the page from the warm one (memcached.warm.from)
-    StoredPage copy = engine.clusters.warmCopy(p.handler(), found.key(), page -> VaryRecord.matches(page, p.req()),
+    StoredPage copy = clusters.warmCopy(p.handler(), found.key(), page -> VaryRecord.matches(page, p.req()),
         p.policy().grace());
     if (copy != null) {
       return new Waited.Page(Outcome.handingOn(found.key(), copy, CacheStatus.warmCopy(ttlLeft(copy))));
     }
-    Lease lease = Lease.tryTake(engine.lock, p, found);
+    Lease lease = Lease.tryTake(lock, p, found);
     return lease != null ? new Waited.Locked(found, lease) : waitForBuilder(p, found);
   }
 
@@ -95,15 +115,15 @@ final class Waiting {
   }
 
   private Waited pollForBuilder(PageRequest p, Found found) {
-    String lockKey = Lease.key(engine.lock, found);
-    long deadline = System.nanoTime() + engine.lockWait.toNanos();
+    String lockKey = Lease.key(lock, found);
+    long deadline = System.nanoTime() + lockWait.toNanos();
     long pause = FIRST_POLL_MILLIS;
     try {
       while (System.nanoTime() < deadline) {
         sleep(Math.min(pause, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
         pause = Math.min(pause * 2, MAX_POLL_MILLIS);
-        Map<String, byte[]> got = engine.store.getMulti(List.of(found.key(), lockKey));
-        StoredPage page = engine.codec.decode(found.key(), got.get(found.key()));
+        Map<String, byte[]> got = store.getMulti(List.of(found.key(), lockKey));
+        StoredPage page = codec.decode(found.key(), got.get(found.key()));
         if (page != null && page.isVaryRecord()) {
           return variantAfterWait(p);
         }
@@ -116,7 +136,7 @@ final class Waiting {
             return new Waited.Page(Outcome.handingOn(found.key(), page, CacheStatus.collapsed(ttlLeft(page))));
           }
           case TAKE_OVER -> { // one waiter takes over, the others keep waiting
-            Lease lease = Lease.tryTake(engine.lock, p, found);
+            Lease lease = Lease.tryTake(lock, p, found);
             if (lease != null) {
               return new Waited.Locked(found, lease);
             }
@@ -148,11 +168,11 @@ final class Waiting {
     if (page != null && !page.isUncacheableMarker() && variant.decision().state() == Freshness.State.FRESH) {
       return new Waited.Page(Outcome.serving(page, CacheStatus.collapsed(ttlLeft(page))));
     }
-    Lease lease = Lease.tryTake(engine.lock, p, variant);
+    Lease lease = Lease.tryTake(lock, p, variant);
     return lease != null ? new Waited.Locked(variant, lease) : new Waited.Alone(variant);
   }
 
   private long ttlLeft(StoredPage page) {
-    return (page.freshUntilMillis() - engine.clock.millis()) / 1000;
+    return (page.freshUntilMillis() - clock.millis()) / 1000;
   }
 }

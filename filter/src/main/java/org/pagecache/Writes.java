@@ -20,16 +20,16 @@ import org.pagecache.store.StoreException;
  * {@link PageCache#CHANGES_NO_PAGE_ATTRIBUTE}. See {@link InvalidationTargets}.
  */
 final class Writes {
-  private final Engine engine;
+  private final Policies policies;
   private final Consumer<String> evict;
 
-  Writes(Engine engine, Consumer<String> evict) {
-    this.engine = engine;
+  Writes(Policies policies, Consumer<String> evict) {
+    this.policies = policies;
     this.evict = evict;
   }
 
   void run(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
-    CachePolicy policy = engine.policies.policy(engine.policies.handlerFor(req));
+    CachePolicy policy = policies.policy(policies.handlerFor(req));
     if (!policy.invalidateOnWrite()) {
       chain.doFilter(req, new TagsHeaderHidden(res));
       return;
