@@ -138,4 +138,14 @@ final class Engine {
         config.clock, config.retryInterval, config.proxy));
     log.info("pagecache: using {}", s.describe());
     return s;
-  }}
+  }
+
+  /** Stops what the engine started: the lock's renewals, the counters, the site totals, the clusters, the store. */
+  void close() {
+    lock.close();
+    counters.close();
+    site.close();
+    clusters.close();
+    store.close();
+  }
+}

@@ -335,11 +335,7 @@ public final class PageCache implements AutoCloseable {
 
   @Override
   public void close() {
-    engine.lock.close();
-    engine.counters.close();
-    engine.site.close();
-    engine.clusters.close();
-    engine.store.close();
+    engine.close();
   }
 
   /**
