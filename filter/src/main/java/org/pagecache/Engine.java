@@ -12,6 +12,7 @@ import org.pagecache.internal.cluster.Clusters;
 import org.pagecache.internal.counters.VisitorId;
 import org.pagecache.internal.fragments.Fragments;
 import org.pagecache.internal.freshness.RebuildLock;
+import org.pagecache.internal.freshness.RefusedTags;
 import org.pagecache.internal.freshness.TagVersions;
 import org.pagecache.internal.freshness.UpdateTokens;
 import org.pagecache.internal.key.IgnoredCookies;
@@ -58,6 +59,7 @@ final class Engine {
   final NearCache near;
   /** Pages built but not stored: counted and logged, never dropped silently. */
   final LostWrites lostWrites;
+  final RefusedTags refusedTags = new RefusedTags();
   /** Requests of this JVM waiting together for a page nothing has built yet. */
   final WaitingList waiting = new WaitingList();
   final LiveCounts live;

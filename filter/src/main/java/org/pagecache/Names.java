@@ -30,6 +30,33 @@ final class Names {
     tags.forEach(Names::checkTag);
   }
 
+  /**
+   * Why a page naming these tags may not be stored ({@code too-many-tags}, {@code tag-too-long},
+   * {@code invalid-tag}), or null when every one can be recorded: a page is stored only if a purge
+   * of any tag it named reaches it.
+   */
+  static String tagRefusal(java.util.Collection<String> tags) {
+    if (tags.size() > MAX_TAGS) {
+      return "too-many-tags";
+    }
+    for (String tag : tags) {
+      if (tag != null && tag.length() > MAX_TAG_LENGTH) {
+        return "tag-too-long";
+      }
+    }
+    return tags.stream().allMatch(Names::validTag) ? null : "invalid-tag";
+  }
+
+  /** What {@link #tagRefusal} found, for the log: counts and lengths, never a tag. */
+  static String tagRefusalDetail(String reason, java.util.Collection<String> tags) {
+    return switch (reason) {
+      case "too-many-tags" -> tags.size() + " tags, more than " + MAX_TAGS;
+      case "tag-too-long" -> "a tag of " + tags.stream().mapToInt(t -> t == null ? 0 : t.length()).max().orElse(0)
+          + " characters, more than " + MAX_TAG_LENGTH;
+      default -> "a tag that is empty or holds a space, comma, control or invisible formatting character";
+    };
+  }
+
   static boolean validTag(String tag) {
     return tag != null && !tag.isEmpty() && tag.length() <= MAX_TAG_LENGTH
         && tag.codePoints().noneMatch(c -> c == ' ' || c == ',' || invisible(c));

@@ -41,13 +41,21 @@ final class PageWriter {
     CapturedResponse c = d.response();
     Duration fresh = d.fresh();
     long now = engine.clock.millis();
+    LinkedHashSet<String> tagNames = tagNames(p, c);
+    String tagRefusal = Names.tagRefusal(tagNames);
+    if (tagRefusal != null) { // stored only if a purge of every tag it named reaches it
+      engine.refusedTags.refused(p.handler(), tagRefusal, Names.tagRefusalDetail(tagRefusal, tagNames));
+      Outcome.HandOn marker = rememberRefusal(p, found, tagRefusal, start, into);
+      p.stats().bypass(tagRefusal);
+      return new Outcome.Replay(c, CacheStatus.refused(tagRefusal), marker);
+    }
     List<Header> vary = responseVary(p, c);
     // A page that varies is stored under its variant key, and its URL's key gets the record naming the headers.
     StoredPage record = vary.isEmpty() ? null : lookup.varyRecord(p, vary.stream().map(Header::name).toList(), now);
     String key = record == null ? lookup.pageKey(p) : lookup.variantKey(p, record);
     List<TagVersion> tags;
     try {
-      tags = tagVersions(p, c, start);
+      tags = tagVersions(tagNames, start);
     } catch (StoreException e) {
       tags = null;
     }
@@ -169,8 +177,8 @@ final class PageWriter {
     return vary;
   }
 
-  /** The page's tags (declared and from X-Cache-Tags) with the versions to record (see TagVersions.forBuild). */
-  private List<TagVersion> tagVersions(PageRequest p, CapturedResponse c, long start) {
+  /** The page's tags: declared by the handler and named in the tag headers, each once. */
+  private static LinkedHashSet<String> tagNames(PageRequest p, CapturedResponse c) {
     LinkedHashSet<String> names = new LinkedHashSet<>();
     Object declared = p.req().getAttribute(Declared.TAGS_ATTRIBUTE);
     if (declared instanceof List<?> list) {
@@ -179,14 +187,17 @@ final class PageWriter {
       }
     }
     names.addAll(PageBuilder.headerTags(c));
-    names.removeIf(t -> !Names.validTag(t));
+    return names;
+  }
+
+  /** The versions to record for the page's tags, every one of them valid (see TagVersions.forBuild). */
+  private List<TagVersion> tagVersions(LinkedHashSet<String> names, long start) {
     if (names.isEmpty()) {
       return List.of();
     }
-    List<String> bounded = new ArrayList<>(names).subList(0, Math.min(names.size(), Names.MAX_TAGS));
-    Map<String, Long> recorded = engine.tags.forBuild(bounded, start);
+    Map<String, Long> recorded = engine.tags.forBuild(names, start);
     List<TagVersion> tags = new ArrayList<>();
-    for (String tag : bounded) {
+    for (String tag : names) {
       tags.add(new TagVersion(tag, recorded.getOrDefault(tag, 0L)));
     }
     return tags;

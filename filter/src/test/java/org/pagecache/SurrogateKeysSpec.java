@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -150,5 +151,48 @@ class SurrogateKeysSpec {
     edition.set(2);
     assertTrue(site.get("/article/8").text().contains("edition 2"));
     assertEquals("HIT", site.get("/article/8").xcache());
+  }
+
+  /** A page naming {@code count} tags product:0 ... in Surrogate-Key, and {@code extra} in xkey. */
+  private static SiteServlets.Handler products(int count, String extra) {
+    return SiteServlets.of((req, res, call) -> {
+      StringBuilder keys = new StringBuilder();
+      for (int i = 0; i < count; i++) {
+        keys.append("product:").append(i).append(' ');
+      }
+      res.setHeader("Surrogate-Key", keys.toString().trim());
+      if (extra != null) {
+        res.setHeader("xkey", extra);
+      }
+      res.getWriter().print("listing " + call);
+    });
+  }
+
+  @BothStores
+  void aPageIsStoredOnlyIfEveryTagItNamedIsRecorded(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("list", products(100, null), "/list/*")
+        .handler("long", products(1, "x".repeat(Names.MAX_TAG_LENGTH + 1)), "/long/*")
+        .handler("most", products(Names.MAX_TAGS, null), "/most/*")
+        .handler("bad", SiteServlets.of((req, res, call) -> {
+          PageCache.tag(req, "author:Jane Doe"); // a space: no purge could name it
+          res.getWriter().print("listing " + call);
+        }), "/bad/*").start();
+    for (String path : List.of("/list/1", "/long/1", "/bad/1")) {
+      Response first = site.get(path);
+      assertEquals(200, first.status(), path + " is served: " + first);
+      assertTrue(first.text().startsWith("listing "), first.text());
+      assertNotEquals("HIT", site.get(path).xcache(), path + ": a page whose tags cannot all be recorded is not stored");
+    }
+    site.cache.purgeTags(List.of("product:90"));
+    assertNotEquals("HIT", site.get("/list/1").xcache(), "a takedown of its 91st tag cannot miss it");
+    assertEquals(3, site.calls("list"), "each request built the page");
+    assertEquals(Map.of("too-many-tags", 3L), site.cache.stats("list").bypassesByReason());
+    assertEquals(Map.of("tag-too-long", 2L), site.cache.stats("long").bypassesByReason());
+    assertEquals(Map.of("invalid-tag", 2L), site.cache.stats("bad").bypassesByReason());
+    // at the limit every tag is recorded, the last one too
+    site.get("/most/1");
+    assertEquals("HIT", site.get("/most/1").xcache(), Names.MAX_TAGS + " tags are stored");
+    site.cache.purgeTags(List.of("product:" + (Names.MAX_TAGS - 1)));
+    assertNotEquals("HIT", site.get("/most/1").xcache(), "a purge of its last tag reaches it");
   }
 }

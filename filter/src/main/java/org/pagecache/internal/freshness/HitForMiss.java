@@ -39,6 +39,7 @@ public final class HitForMiss {
 
   /** Refusals that no request can cause or avoid: the page is the same for everyone. */
   static boolean structural(String reason) {
-    return reason.equals("too-large") || reason.equals("async");
+    return reason.equals("too-large") || reason.equals("async") || reason.equals("too-many-tags")
+        || reason.equals("tag-too-long") || reason.equals("invalid-tag");
   }
 }
