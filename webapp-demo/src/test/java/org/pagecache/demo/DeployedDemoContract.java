@@ -203,6 +203,15 @@ abstract class DeployedDemoContract {
       assertFalse(anonymous.contains("alice") || anonymous.contains("Signed in as"), path + ": nor anyone else");
       assertTrue(anonymous.contains("/signin\">Sign in</a>"), path);
     }
+    // Visibility: the readers' requests apart from the anonymous ones, and the fragments filled in.
+    String stats = Http.text(Http.get(site.uri("/cache-admin/api/stats"), "Authorization", "Bearer " + ADMIN_TOKEN));
+    Matcher article = Pattern.compile("\"name\":\"article\".*?\"signedIn\":\\{\"requests\":(\\d+),\"hits\":(\\d+).*?"
+        + "\"fragments\":\\{\"filled\":(\\d+)").matcher(stats);
+    assertTrue(article.find(), stats);
+    assertTrue(Long.parseLong(article.group(1)) >= 3 && Long.parseLong(article.group(2)) >= 2
+        && Long.parseLong(article.group(3)) >= 4, article.group());
+    String adminPage = new EditorClient(site::uri, "editor", "editor").get("/cache-admin/").body();
+    assertTrue(adminPage.contains("<section id=\"signed-in\"><h2>Signed-in visitors and fragments</h2>"), adminPage);
   }
 
   @Test
