@@ -104,7 +104,10 @@ final class Build implements AsyncCapture {
     this.shared = conditions.isEmpty() ? WatchedRequest.forSharing(p.req(), capture)
         : WatchedRequest.forRevalidation(p.req(), capture, conditions);
     shared.hideParameters(tools.ignoredParameters().hiddenFrom(p.parts().keyedParameters()));
-    SignedInVisitors.watch(p.notes().visitor, shared);
+    SignedInVisitors.Visitor visitor = p.notes().visitor;
+    if (visitor != null) { // a signed-in visitor's build: the wrapper watches the principal, roles, Authorization, cookies
+      shared.watchSignedIn(visitor.rule().keyedRoles(), visitor.rule().principalKeyed());
+    }
   }
 
   /**

@@ -125,14 +125,13 @@ final class PageFlow {
     Route route = Route.decide(page, found.decision(), p.policy().honorCacheControl(), p.notes().waitedInJvm,
         engine.clock.millis());
     Route.Way way = route.way();
+    Lease lease = null;
     if (way == Route.Way.REBUILD) {
-      Lease lease = Lease.tryTake(engine.lock, p, found);
-      if (lease != null) {
-        p.stats().record(Event.MISS);
-        return new Build(builds, p, found, page, lease).run();
-      }
-      way = route.ifLost();
+      lease = Lease.tryTake(engine.lock, p, found);
+      way = lease != null ? way : route.ifLost();
     }
+    Found target = found;
+    StoredPage stale = null;
     switch (way) {
       case SERVE_FRESH -> {
         p.stats().record(Event.HIT);
@@ -148,28 +147,32 @@ final class PageFlow {
       case PASS_AFTER_REFUSAL -> {
         return new Outcome.Pass(page.uncacheableReason());
       }
-      case BUILD_AFTER_REFUSAL, BUILD_WITHOUT_LOCK -> { // no lock: a refused page makes nobody queue
+      case REBUILD -> { // the lock won: build, with the stale copy to fall back on
         p.stats().record(Event.MISS);
-        return new Build(builds, p, found, null, null).run();
+        stale = page;
       }
-      default -> { } // WAIT
+      case BUILD_AFTER_REFUSAL, BUILD_WITHOUT_LOCK -> p.stats().record(Event.MISS); // no lock: nobody queues
+      default -> { // WAIT
+        p.stats().record(Event.MISS); // the builder and those who wait for it alike
+        Waiting.Waited waited = waiting.absent(p, found);
+        if (waited instanceof Waiting.Waited.Page arrived) {
+          return arrived.serve(); // counted as its miss
+        }
+        if (waited instanceof Waiting.Waited.Refused refused) {
+          handOn(refused.handOn()); // at once: the others build too instead of waiting for this build
+          StoredPage marker = refused.found().page();
+          if (Route.afterRefusal(marker).way() == Route.Way.PASS_AFTER_REFUSAL) {
+            return new Outcome.Pass(marker.uncacheableReason());
+          }
+          target = refused.found();
+        } else {
+          Waiting.Waited.Turn turn = (Waiting.Waited.Turn) waited;
+          target = turn.found();
+          lease = turn.lease();
+        }
+      }
     }
-    p.stats().record(Event.MISS); // the builder and those who wait for it alike
-    Waiting.Waited waited = waiting.absent(p, found);
-    if (waited instanceof Waiting.Waited.Page arrived) {
-      return arrived.serve(); // counted as its miss
-    }
-    if (waited instanceof Waiting.Waited.Refused refused) {
-      handOn(refused.handOn()); // at once: the others build too instead of waiting for this build
-      StoredPage marker = refused.found().page();
-      return Route.afterRefusal(marker).way() == Route.Way.PASS_AFTER_REFUSAL
-          ? new Outcome.Pass(marker.uncacheableReason())
-          : new Build(builds, p, refused.found(), null, null).run();
-    }
-    if (waited instanceof Waiting.Waited.Locked locked) {
-      return new Build(builds, p, locked.found(), null, locked.lease()).run();
-    }
-    return new Build(builds, p, ((Waiting.Waited.Alone) waited).found(), null, null).run();
+    return new Build(builds, p, target, stale, lease).run();
   }
 
   /**

@@ -4,7 +4,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.security.Principal;
 import java.util.function.Function;
 import org.pagecache.internal.capture.SessionValuesInBody;
-import org.pagecache.internal.capture.WatchedRequest;
 import org.pagecache.internal.fragments.SignedInRule;
 import org.pagecache.internal.stats.HandlerRecorder;
 
@@ -61,13 +60,6 @@ final class SignedInVisitors {
   /** The page key's part for this visitor's group. */
   static String[] keyPart(Visitor visitor) {
     return new String[] {SignedInRule.KEY_PART + visitor.rule().mode(), visitor.group()};
-  }
-
-  /** Before a signed-in visitor's build: the wrapper watches the principal, roles, Authorization and cookies. */
-  static void watch(Visitor v, WatchedRequest build) {
-    if (v != null) {
-      build.watchSignedIn(v.rule().keyedRoles(), v.rule().principalKeyed());
-    }
   }
 
   /** After a build: the user's name in the body (as a word, 3 characters or more) makes it theirs. */

@@ -38,11 +38,11 @@ final class Waiting {
     /** The build waited for was refused: its marker, handed on at once (nobody queues on a refused page). */
     record Refused(Found found, Outcome.HandOn handOn) implements Waited {}
 
-    /** This request won the page's lock (for {@code found}, which may be a variant's): it builds. */
-    record Locked(Found found, Lease lease) implements Waited {}
-
-    /** Waited lock.wait for nothing, or the lock is someone else's: build without the lock. */
-    record Alone(Found found) implements Waited {}
+    /**
+     * This request's turn to build {@code found} (which may be a variant's): with the page's lock it
+     * won, or alone ({@code lease} null: waited lock.wait for nothing, or the lock is someone else's).
+     */
+    record Turn(Found found, Lease lease) implements Waited {}
   }
 
   private final Lookup lookup;
@@ -84,7 +84,7 @@ final class Waiting {
       StoredPage arrived = w.page();
       switch (WaitingChoice.afterWakeUp(w.timedOut(), arrived, arrived != null && VaryRecord.matches(arrived, p.req()))) {
         case BUILD_WITHOUT_LOCK -> {
-          return new Waited.Alone(found);
+          return new Waited.Turn(found, null);
         }
         case AFTER_REFUSAL -> {
           return new Waited.Refused(found.withPage(arrived), null);
@@ -102,7 +102,7 @@ final class Waiting {
       return new Waited.Page(Outcome.handingOn(found.key(), copy, CacheStatus.warmCopy(ttlLeft(copy))));
     }
     Lease lease = Lease.tryTake(lock, p, found);
-    return lease != null ? new Waited.Locked(found, lease) : waitForBuilder(p, found);
+    return lease != null ? new Waited.Turn(found, lease) : waitForBuilder(p, found);
   }
 
   /** Another JVM holds the lock: polls memcached for its page, with a growing pause, up to lock.wait. */
@@ -138,7 +138,7 @@ final class Waiting {
           case TAKE_OVER -> { // one waiter takes over, the others keep waiting
             Lease lease = Lease.tryTake(lock, p, found);
             if (lease != null) {
-              return new Waited.Locked(found, lease);
+              return new Waited.Turn(found, lease);
             }
           }
           default -> { } // KEEP_WAITING
@@ -147,7 +147,7 @@ final class Waiting {
     } catch (StoreException e) {
       p.stats().record(Event.ERROR);
     }
-    return new Waited.Alone(found); // waited lock.wait for nothing: never keep a reader waiting longer
+    return new Waited.Turn(found, null); // waited lock.wait for nothing: never keep a reader waiting longer
   }
 
   private static void sleep(long millis) {
@@ -169,7 +169,7 @@ final class Waiting {
       return new Waited.Page(Outcome.serving(page, CacheStatus.collapsed(ttlLeft(page))));
     }
     Lease lease = Lease.tryTake(lock, p, variant);
-    return lease != null ? new Waited.Locked(variant, lease) : new Waited.Alone(variant);
+    return new Waited.Turn(variant, lease);
   }
 
   private long ttlLeft(StoredPage page) {
