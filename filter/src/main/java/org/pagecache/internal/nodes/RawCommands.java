@@ -60,12 +60,7 @@ final class RawCommands {
 
   /** The first line of the answer, without its CRLF; null when the connection failed, closed or timed out first. */
   private static String firstLine(InetSocketAddress address, int timeoutMillis, String command) {
-    try (Socket socket = new Socket()) {
-      socket.connect(address, timeoutMillis);
-      socket.setSoTimeout(timeoutMillis);
-      socket.getOutputStream().write(command.getBytes(StandardCharsets.US_ASCII));
-      socket.getOutputStream().flush();
-      InputStream in = socket.getInputStream();
+    return ask(address, timeoutMillis, command, in -> {
       StringBuilder line = new StringBuilder();
       for (int b = in.read(); b >= 0 && line.length() < 1024; b = in.read()) {
         if (b == '\n' && line.length() > 0 && line.charAt(line.length() - 1) == '\r') {
@@ -74,18 +69,12 @@ final class RawCommands {
         line.append((char) b);
       }
       return null;
-    } catch (IOException e) {
-      return null;
-    }
+    });
   }
 
+  /** True when the answer begins with {@code expected}. */
   private static boolean exchange(InetSocketAddress address, int timeoutMillis, String command, String expected) {
-    try (Socket socket = new Socket()) {
-      socket.connect(address, timeoutMillis);
-      socket.setSoTimeout(timeoutMillis);
-      socket.getOutputStream().write(command.getBytes(StandardCharsets.US_ASCII));
-      socket.getOutputStream().flush();
-      InputStream in = socket.getInputStream();
+    Boolean answered = ask(address, timeoutMillis, command, in -> {
       byte[] answer = new byte[expected.length()];
       int read = 0;
       while (read < answer.length) {
@@ -96,8 +85,28 @@ final class RawCommands {
         read += n;
       }
       return new String(answer, StandardCharsets.US_ASCII).equals(expected);
+    });
+    return Boolean.TRUE.equals(answered);
+  }
+
+  /** Reads what the server answered; may throw when the connection fails or times out. */
+  private interface Answer<T> {
+    T read(InputStream in) throws IOException;
+  }
+
+  /**
+   * Sends {@code command} on a connection of its own, bounded by {@code timeoutMillis} to connect
+   * and per read, and reads the answer; null when the connection failed or timed out.
+   */
+  private static <T> T ask(InetSocketAddress address, int timeoutMillis, String command, Answer<T> answer) {
+    try (Socket socket = new Socket()) {
+      socket.connect(address, timeoutMillis);
+      socket.setSoTimeout(timeoutMillis);
+      socket.getOutputStream().write(command.getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      return answer.read(socket.getInputStream());
     } catch (IOException e) {
-      return false;
+      return null;
     }
   }
 }
