@@ -257,6 +257,12 @@ final class PageFlow {
     if (!signedIn && !policy.allowAuthorized() && req.getHeader("Authorization") != null) {
       return "authorization";
     }
+    // Signed in without a session (an SSO proxy's header, a client certificate, a token checked on each
+    // request): the page is theirs. With a session id the session rule decides (AnonymousSessions).
+    if (!signedIn && !policy.allowAuthorized() && req.getRequestedSessionId() == null
+        && (req.getUserPrincipal() != null || req.getRemoteUser() != null)) {
+      return SignedInVisitors.BYPASS;
+    }
     return null;
   }
 }
