@@ -37,6 +37,7 @@ class SurrogateKeysSpec {
   final SiteUnderTest.Sites sites = new SiteUnderTest.Sites(memcached);
 
   private final AtomicInteger edition = new AtomicInteger(1);
+  private static final AtomicInteger SITES = new AtomicInteger();
 
   /** An article page naming its tags in the three CDN headers. */
   private SiteServlets.Handler article() {
@@ -127,6 +128,25 @@ class SurrogateKeysSpec {
     assertEquals("MISS", rebuilt.xcache());
     assertTrue(rebuilt.text().contains("edition 2"), rebuilt.text());
     assertEquals("HIT", site.get("/article/7").xcache(), "the new page is cached as usual");
+  }
+
+  @BothStores
+  void aHardPurgeWhoseKeyMemcachedLostIsStillNeverServedStale(Backend backend) {
+    SiteServlets.Handler h = article();
+    String namespace = "hl" + SITES.incrementAndGet() + "x" + ProcessHandle.current().pid() % 1000;
+    SiteUnderTest site = sites.on(backend).set("namespace", namespace).set("tag.cache", "0s")
+        .handler("article", h, "/article/*").start();
+    site.get("/article/7");
+    site.cache.purgeTags(List.of("article:7"));
+    h.failure.set(new IllegalStateException("database down"));
+    assertEquals(500, site.get("/article/7").status(), "purged");
+    // the hard key is evicted (or its node restarted empty) while the page is still stored
+    String hardKey = new org.pagecache.store.Namespace(namespace)
+        .tag(org.pagecache.internal.freshness.TagVersions.hardName("article:7"));
+    assertTrue(site.cache.store().delete(hardKey), "the hard key was stored under " + hardKey);
+    Response after = site.get("/article/7");
+    assertEquals(500, after.status(), "the floor this frontend saw still holds: not served stale: " + after);
+    assertFalse(after.text().contains("edition 1"), after.text());
   }
 
   @BothStores
