@@ -3,12 +3,6 @@ package org.pagecache.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -33,32 +27,12 @@ class WeightedClusterExampleTest {
     // as on a loaded machine), those counters are items too, written at any moment.
     long pagesAndTokens = 0;
     for (int i = 0; i < 3; i++) {
-      pagesAndTokens += keysOfKind(memcached.node(i).address(), ":p:") + keysOfKind(memcached.node(i).address(), ":t:");
+      pagesAndTokens += memcached.text(i).keysHolding(":p:") + memcached.text(i).keysHolding(":t:");
     }
     assertEquals(400 + 3, pagesAndTokens, "one item per page and the token per node: " + gained);
     assertTrue(items.stream().mapToLong(Long::longValue).sum() >= 400 + 3, "every item counted by the example: " + gained);
     assertTrue(items.get(2) > items.get(0) && items.get(2) > items.get(1), "weight 2 beats weight 1: " + gained);
     assertTrue(items.get(0) > 50 && items.get(1) > 50, "every server has its share: " + gained);
     assertTrue(out.text().contains("(400 MISS), then read them again (400 HIT)"), out.text());
-  }
-
-  /** Keys on one node whose name holds {@code kind} (memcached's metadump lists every key, URL-encoded). */
-  private static long keysOfKind(String address, String kind) throws Exception {
-    String[] hostPort = address.split(":");
-    long n = 0;
-    try (Socket socket = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
-      socket.setSoTimeout(5_000);
-      OutputStream os = socket.getOutputStream();
-      os.write("lru_crawler metadump all\r\n".getBytes(StandardCharsets.US_ASCII));
-      os.flush();
-      BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
-      for (String line = in.readLine(); line != null && !line.equals("END") && !line.startsWith("ERROR"); line = in.readLine()) {
-        String key = URLDecoder.decode(line.split(" ")[0].substring("key=".length()), StandardCharsets.US_ASCII);
-        if (key.contains(kind)) {
-          n++;
-        }
-      }
-    }
-    return n;
   }
 }

@@ -58,6 +58,36 @@ public final class MemcachedText {
     });
   }
 
+  /**
+   * Every key the server holds ({@code lru_crawler metadump all}, keys decoded), for a test that
+   * counts keys by kind rather than {@code curr_items}: the site-wide figures' counters
+   * ({@code <ns>:c:}, {@code <ns>:r:}) land every 5 s of real time, whenever a loaded machine lets
+   * a test run that long.
+   */
+  public java.util.List<String> keys() {
+    return exchange("lru_crawler metadump all", null, conversation -> {
+      // metadump ends its key lines with a bare LF and only END with CRLF: one CRLF line holds them all
+      java.util.List<String> keys = new java.util.ArrayList<>();
+      for (boolean ended = false; !ended; ) {
+        for (String line : conversation.line().split("\n")) {
+          if (line.equals("END")) {
+            ended = true;
+          } else if (line.startsWith("ERROR") || line.startsWith("BUSY") || line.startsWith("CLIENT_ERROR")) {
+            throw new IOException("metadump refused: " + line);
+          } else if (line.startsWith("key=")) {
+            keys.add(java.net.URLDecoder.decode(line.split(" ", 2)[0].substring(4), StandardCharsets.UTF_8));
+          }
+        }
+      }
+      return keys;
+    });
+  }
+
+  /** The keys (see {@link #keys()}) that hold {@code part}, e.g. {@code ":p:"} for pages. */
+  public long keysHolding(String part) {
+    return keys().stream().filter(k -> k.contains(part)).count();
+  }
+
   /** One general stat as a number, e.g. {@code statLong("curr_items")}. */
   public long statLong(String name) {
     String value = stats().get(name);
