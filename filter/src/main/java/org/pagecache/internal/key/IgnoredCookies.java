@@ -23,7 +23,7 @@ public final class IgnoredCookies {
    * The built-in list, read once from {@code org/pagecache/ignored-cookies.txt}; see docs/safety.md
    * ("The ignore list") for how it is made and what is never on it.
    */
-  public static final List<String> BUILT_IN = BuiltInCookieList.load();
+  public static final List<String> BUILT_IN = BuiltInList.load(BuiltInList.COOKIES, CookieNames::valid, "cookie name");
 
   private final Set<String> exact = new HashSet<>();
   private final CookiePrefixes prefixes = new CookiePrefixes();

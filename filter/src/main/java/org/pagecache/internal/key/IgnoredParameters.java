@@ -24,7 +24,8 @@ import java.util.function.Predicate;
  */
 public final class IgnoredParameters {
   /** The built-in list, read once from {@code org/pagecache/ignored-parameters.txt}. */
-  public static final List<String> BUILT_IN = BuiltInParameterList.load();
+  public static final List<String> BUILT_IN =
+      BuiltInList.load(BuiltInList.PARAMETERS, IgnoredParameters::validName, "parameter name");
 
   private final Set<String> exact = new HashSet<>();
   private final CookiePrefixes prefixes = new CookiePrefixes();

@@ -37,7 +37,7 @@ import org.pagecache.internal.key.OpenCookieDatabase.Row;
  */
 final class DerivedCookieList {
   /** Where the list goes in the source tree, relative to the repository. */
-  static final String SOURCE_FILE = "filter/src/main/resources" + BuiltInCookieList.RESOURCE;
+  static final String SOURCE_FILE = "filter/src/main/resources" + BuiltInList.COOKIES;
 
   /** The sections of the list, in file order. */
   enum Family {

@@ -27,7 +27,7 @@ class DerivedCookieListTest {
   @Test
   void theCommittedListIsInStepWithTheDataSetAndTheChoice() throws IOException {
     String committed;
-    try (InputStream in = getClass().getResourceAsStream(BuiltInCookieList.RESOURCE)) {
+    try (InputStream in = getClass().getResourceAsStream(BuiltInList.COOKIES)) {
       committed = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
     assertEquals(DerivedCookieList.text(ROWS), committed,

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * pattern of the additions covers is not written again.
  */
 final class DerivedParameterList {
-  static final String SOURCE_FILE = "filter/src/main/resources" + BuiltInParameterList.RESOURCE;
+  static final String SOURCE_FILE = "filter/src/main/resources" + BuiltInList.PARAMETERS;
   static final String DATA = "/tidy-url/rules.js";
 
   /** Names of the Global rule not taken, and why. */

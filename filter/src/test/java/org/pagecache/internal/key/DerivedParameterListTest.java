@@ -17,7 +17,7 @@ class DerivedParameterListTest {
   @Test
   void theCommittedListIsInStepWithTheRulesAndTheChoice() throws IOException {
     String committed;
-    try (InputStream in = getClass().getResourceAsStream(BuiltInParameterList.RESOURCE)) {
+    try (InputStream in = getClass().getResourceAsStream(BuiltInList.PARAMETERS)) {
       committed = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
     assertEquals(DerivedParameterList.text(rules), committed,
