@@ -1,5 +1,6 @@
 package org.pagecache;
 
+import org.pagecache.internal.fragments.GroupPages;
 import org.pagecache.internal.freshness.Evictions;
 import org.pagecache.internal.freshness.TagVersions;
 import org.pagecache.stats.ClusterDelivery;
@@ -67,7 +68,22 @@ final class Invalidations {
       engine.clusters.evicting(keys.asSent());
       existed |= deleteKey(keys.asSent());
     }
+    if (SignedInVisitors.servesGroups(engine.policies.policy(keys.handler()))) {
+      purgeGroups(keys.key()); // every group's page of the URL: its key holds a digest no evict knows
+      if (keys.asSent() != null) {
+        purgeGroups(keys.asSent());
+      }
+    }
     return new Eviction(url, keys.handler(), existed, delivery);
+  }
+
+  /** Purges the URL's tag the groups' pages carry (GroupPages): ABSENT everywhere, as the deleted anonymous page. */
+  private void purgeGroups(String anonymousPageKey) {
+    String tag = GroupPages.urlTag(anonymousPageKey);
+    long version = engine.tags.purge(tag);
+    engine.clusters.tagInvalidated(namespace.tag(tag), version);
+    engine.clusters.tagInvalidated(namespace.tag(TagVersions.hardName(tag)), version);
+    engine.near.dropTag(tag);
   }
 
   private boolean deleteKey(String key) {

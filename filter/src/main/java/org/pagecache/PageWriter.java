@@ -49,6 +49,9 @@ final class PageWriter {
       p.stats().bypass(tagRefusal);
       return new Outcome.Replay(c, CacheStatus.refused(tagRefusal), marker);
     }
+    if (p.notes().visitor != null) { // a group's page: an evict of its URL reaches it through this tag
+      tagNames.add(SignedInVisitors.urlTag(engine.keys, p));
+    }
     List<Header> vary = responseVary(p, c);
     // A page that varies is stored under its variant key, and its URL's key gets the record naming the headers.
     StoredPage record = vary.isEmpty() ? null : lookup.varyRecord(p, vary.stream().map(Header::name).toList(), now);

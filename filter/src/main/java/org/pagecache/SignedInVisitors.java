@@ -4,7 +4,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.security.Principal;
 import java.util.function.Function;
 import org.pagecache.internal.capture.SessionValuesInBody;
+import org.pagecache.internal.fragments.GroupPages;
 import org.pagecache.internal.fragments.SignedInRule;
+import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.stats.HandlerRecorder;
 
 /**
@@ -60,6 +62,22 @@ final class SignedInVisitors {
   /** The page key's part for this visitor's group. */
   static String[] keyPart(Visitor visitor) {
     return new String[] {SignedInRule.KEY_PART + visitor.rule().mode(), visitor.group()};
+  }
+
+  /**
+   * The tag a group's page of this request carries: that of the URL's anonymous page, as {@link
+   * UrlPages} keys it for an evict (scheme, host, port, path and query as sent, no varied header, no
+   * cookie), so {@code PageCache.evict(url)} reaches the page of every group (docs/fragments.md).
+   */
+  static String urlTag(PageKeys keys, PageRequest p) {
+    HttpServletRequest req = p.req();
+    return GroupPages.urlTag(keys.forUrl(req.getScheme(), req.getServerName(), req.getServerPort(),
+        req.getRequestURI(), req.getQueryString(), p.handler(), p.policy().vary(), p.policy().cookies().vary()));
+  }
+
+  /** Whether the handler's policy serves signed-in visitors pages per group, which an evict of its URLs must reach. */
+  static boolean servesGroups(CachePolicy policy) {
+    return policy.signedInRule().mode() != SignedInRule.Mode.BYPASS;
   }
 
   /** After a build: the user's name in the body (as a word, 3 characters or more) makes it theirs. */

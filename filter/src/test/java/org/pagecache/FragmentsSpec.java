@@ -93,6 +93,7 @@ class FragmentsSpec {
               + " built " + call + "</main><form>" + PageCache.fragment("csrf") + "</form><aside>"
               + PageCache.fragment("cart") + "</aside>");
         }), "/news/*")
+        .handler("edit", edit(), "/edit")
         .handler("peek", SiteServlets.of((req, res, call) -> {
           Principal user = req.getUserPrincipal();
           res.setContentType("text/html;charset=UTF-8");
@@ -136,6 +137,13 @@ class FragmentsSpec {
     return site;
   }
 
+  /** A form whose POST changes article 7 and redirects to it. */
+  private static SiteServlets.Handler edit() {
+    SiteServlets.Handler edit = SiteServlets.of((req, res, call) -> res.getWriter().print("form"));
+    edit.writes.set((req, res, call) -> res.sendRedirect("/news/7"));
+    return edit;
+  }
+
   private static String signIn(SiteUnderTest site, String member, String role, String cart) {
     Response r = site.get("/setup?member=" + member + "&role=" + role + (cart == null ? "" : "&cart=" + cart));
     Matcher m = Pattern.compile("JSESSIONID=([^;]+)").matcher(String.valueOf(r.header("Set-Cookie")));
@@ -169,6 +177,32 @@ class FragmentsSpec {
     assertEquals(2, site.calls("news"));
     assertEquals(2, site.cache.stats("news").signedInHits(), "Bob's request and Alice's second");
     assertEquals(3, site.cache.stats("news").signedInRequests());
+  }
+
+  @BothStores
+  void anEvictOfAUrlMakesEveryGroupsPageOfItRebuild(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+    String alice = signIn(site, "alice", "member", null);
+    String root = signIn(site, "root", "admin", null);
+    site.get("/news/7", "Cookie", alice);
+    site.get("/news/7", "Cookie", root);
+    site.get("/news/8", "Cookie", alice);
+    Response before = site.get("/news/7", "Cookie", alice);
+    assertEquals("HIT", before.xcache());
+
+    site.cache.evict("http://localhost/news/7");
+    Response members = site.get("/news/7", "Cookie", alice);
+    assertEquals("MISS", members.xcache(), "the members' page of the URL is rebuilt");
+    assertNotEquals(built(before), built(members), members.text());
+    assertEquals("MISS", site.get("/news/7", "Cookie", root).xcache(), "and the admins'");
+    assertEquals("HIT", site.get("/news/8", "Cookie", alice).xcache(), "another URL's group page is not touched");
+    assertEquals("HIT", site.get("/news/7", "Cookie", alice).xcache());
+
+    assertEquals(302, site.send("POST", "/edit", "Cookie", alice).status(), "a write that redirects to /news/7");
+    Response afterWrite = site.get("/news/7", "Cookie", alice);
+    assertEquals("MISS", afterWrite.xcache(), "a write evicts the groups' pages of the URL it names");
+    assertNotEquals(built(members), built(afterWrite));
+    assertEquals("HIT", site.get("/news/8", "Cookie", alice).xcache());
   }
 
   @BothStores
@@ -293,6 +327,12 @@ class FragmentsSpec {
     assertEquals(1.0, registry.get("pagecache.signed.in.hits").tag("cache", "news").functionCounter().count());
     assertEquals(0.5, site.cache.stats("news").signedInHitRatio());
     assertEquals(0.0, site.cache.stats("news").anonymousHitRatio(), "the anonymous request was a miss");
+  }
+
+  private static String built(Response r) {
+    Matcher m = Pattern.compile("built \\d+").matcher(r.text());
+    assertTrue(m.find(), r.text());
+    return m.group();
   }
 
   private static String token(Response r) {
