@@ -24,8 +24,11 @@ final class AnonymousSessions {
 
   private AnonymousSessions() {}
 
-  /** {@link #BYPASS} when this request must go past the cache because of its session, else null. */
-  /** @param signedIn a signed-in visitor the policy serves from the cache ({@link SignedInVisitors}) */
+  /**
+   * {@link #BYPASS} when this request must go past the cache because of its session, else null.
+   *
+   * @param signedIn a signed-in visitor the policy serves from the cache (the signed-in rule)
+   */
   static String requestBypass(HttpServletRequest req, CachePolicy policy, HandlerRecorder stats, boolean signedIn) {
     if (policy.allowSessions() || req.getRequestedSessionId() == null) {
       return null;
@@ -38,7 +41,7 @@ final class AnonymousSessions {
     return BYPASS;
   }
 
-  /** @param signedIn a signed-in visitor the policy serves from the cache ({@link SignedInVisitors}) */
+  /** @param signedIn a signed-in visitor the policy serves from the cache (the signed-in rule) */
   private static String cause(HttpServletRequest req, CachePolicy policy, Set<String> readByBuilds, boolean signedIn) {
     if (!policy.anonymousSessions()) {
       return "sessions=off";
@@ -68,21 +71,17 @@ final class AnonymousSessions {
   /**
    * After a build: learns the session attributes it asked for, and says why the page may carry
    * session data ({@link SessionReads#firstUse()}, then a session value found in the body), or null
-   * when it can be shared.
+   * when it can be shared. A signed-in visitor's build is judged further by the signed-in rule.
    */
   static String afterBuild(HttpServletRequest original, SessionReads reads, CapturedResponse c,
-      HandlerRecorder stats, SignedInVisitors.Visitor visitor) {
+      HandlerRecorder stats) {
     stats.sessionAttributesRead(reads.names());
     String use = reads.firstUse();
     if (use == null && !c.passedThrough()) {
       use = SessionValuesInBody.find(original.getSession(false), c.body());
     }
-    if (use == null && !c.passedThrough()) {
-      use = SignedInVisitors.nameInBody(visitor, c.body());
-    }
     if (use != null) {
       stats.sessionBypass(use);
-      SignedInVisitors.notShared(visitor, use, stats);
     }
     return use;
   }

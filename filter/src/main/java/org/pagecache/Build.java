@@ -192,8 +192,8 @@ final class Build implements AsyncCapture {
   /** What the whole capture ends in: a freshened page, a stored one, a refusal or the stale copy. */
   private Outcome finish(CapturedResponse c) {
     p.stats().built(System.nanoTime() - startNanos);
-    String sessionUse = AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats(),
-        p.notes().visitor);
+    String sessionUse = SignedInVisitors.afterBuild(p.notes().visitor, c,
+        AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats()), p.stats());
     String parameterRead = TrackingParameterReads.afterBuild(tools.ignoredParameters(), p.handler(), shared.reads(),
         p.stats());
     if (parameterRead != null && !c.passedThrough()) {

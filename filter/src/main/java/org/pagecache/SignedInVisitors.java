@@ -3,6 +3,7 @@ package org.pagecache;
 import jakarta.servlet.http.HttpServletRequest;
 import java.security.Principal;
 import java.util.function.Function;
+import org.pagecache.internal.capture.CapturedResponse;
 import org.pagecache.internal.capture.SessionValuesInBody;
 import org.pagecache.internal.fragments.GroupPages;
 import org.pagecache.internal.fragments.SignedInRule;
@@ -80,19 +81,25 @@ final class SignedInVisitors {
     return policy.signedInRule().mode() != SignedInRule.Mode.BYPASS;
   }
 
-  /** After a build: the user's name in the body (as a word, 3 characters or more) makes it theirs. */
-  static String nameInBody(Visitor v, byte[] body) {
-    if (v != null && !v.rule().principalKeyed()
-        && SessionValuesInBody.containsWord(body, v.user())) {
-      return "principal-name";
+  /**
+   * After a signed-in visitor's build ({@code v} null: an anonymous one, nothing to do): the session
+   * rule's finding ({@code sessionUse}), else the user's name in the body (as a word, 3 characters or
+   * more), makes the page theirs, and from then on this handler's visitors of that group go past the
+   * cache. Returns why the page is not shared, or null.
+   */
+  static String afterBuild(Visitor v, CapturedResponse c, String sessionUse, HandlerRecorder stats) {
+    if (v == null) {
+      return sessionUse;
     }
-    return null;
-  }
-
-  /** A signed-in build not shared: this handler's visitors of that group go past the cache from now on. */
-  static void notShared(Visitor v, String cause, HandlerRecorder stats) {
-    if (v != null) {
-      stats.signedInNotShared(v.group(), cause);
+    String use = sessionUse;
+    if (use == null && !c.passedThrough() && !v.rule().principalKeyed()
+        && SessionValuesInBody.containsWord(c.body(), v.user())) {
+      use = "principal-name";
+      stats.sessionBypass(use);
     }
+    if (use != null) {
+      stats.signedInNotShared(v.group(), use);
+    }
+    return use;
   }
 }

@@ -101,31 +101,38 @@ final class Waiting {
     if (copy != null) {
       return new Waited.Page(Outcome.handingOn(found.key(), copy, CacheStatus.warmCopy(ttlLeft(copy))));
     }
-    Lease lease = Lease.tryTake(lock, p, found);
-    return lease != null ? new Waited.Turn(found, lease) : waitForBuilder(p, found);
+    return lockOrWaitForBuilder(p, found);
   }
 
-  /** Another JVM holds the lock: polls memcached for its page, with a growing pause, up to lock.wait. */
-  private Waited waitForBuilder(PageRequest p, Found found) {
+  /**
+   * The lock, if this request wins it; else another JVM holds it: polls memcached for its page, with
+   * a growing pause, up to lock.wait.
+   */
+  private Waited lockOrWaitForBuilder(PageRequest p, Found found) {
+    Lease won = Lease.tryTake(lock, p, found);
+    if (won != null) {
+      return new Waited.Turn(found, won);
+    }
     p.stats().lockWaited();
     p.trace().waited();
-    try (PageTrace.Scope step = p.trace().step(PageTrace.Step.WAIT)) {
-      return pollForBuilder(p, found);
-    }
-  }
-
-  private Waited pollForBuilder(PageRequest p, Found found) {
     String lockKey = Lease.key(lock, found);
     long deadline = System.nanoTime() + lockWait.toNanos();
     long pause = FIRST_POLL_MILLIS;
-    try {
+    try (PageTrace.Scope step = p.trace().step(PageTrace.Step.WAIT)) {
       while (System.nanoTime() < deadline) {
         sleep(Math.min(pause, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
         pause = Math.min(pause * 2, MAX_POLL_MILLIS);
         Map<String, byte[]> got = store.getMulti(List.of(found.key(), lockKey));
         StoredPage page = codec.decode(found.key(), got.get(found.key()));
         if (page != null && page.isVaryRecord()) {
-          return variantAfterWait(p);
+          // The builder found that the URL's responses vary and stored its own variant: this request's
+          // variant is served if someone built it, else built by this request (under its own lock when free).
+          Found variant = lookup.find(p, false);
+          StoredPage mine = variant.page();
+          if (mine != null && !mine.isUncacheableMarker() && variant.decision().state() == Freshness.State.FRESH) {
+            return new Waited.Page(Outcome.serving(mine, CacheStatus.collapsed(ttlLeft(mine))));
+          }
+          return new Waited.Turn(variant, Lease.tryTake(lock, p, variant));
         }
         boolean variantMatches = page != null && VaryRecord.matches(page, p.req());
         switch (WaitingChoice.afterPoll(page, found.page(), variantMatches, got.containsKey(lockKey))) {
@@ -156,20 +163,6 @@ final class Waiting {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  /**
-   * The builder found that the URL's responses vary and stored its own variant: this request's
-   * variant is served if someone built it, else built by this request (under its own lock when free).
-   */
-  private Waited variantAfterWait(PageRequest p) {
-    Found variant = lookup.find(p, false);
-    StoredPage page = variant.page();
-    if (page != null && !page.isUncacheableMarker() && variant.decision().state() == Freshness.State.FRESH) {
-      return new Waited.Page(Outcome.serving(page, CacheStatus.collapsed(ttlLeft(page))));
-    }
-    Lease lease = Lease.tryTake(lock, p, variant);
-    return new Waited.Turn(variant, lease);
   }
 
   private long ttlLeft(StoredPage page) {
