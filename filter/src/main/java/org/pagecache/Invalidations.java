@@ -62,17 +62,19 @@ final class Invalidations {
   /** @throws IllegalArgumentException when {@code url} is not an absolute URL */
   Eviction evict(String url) {
     UrlPages.Keys keys = urlPages.keys(url);
-    ClusterDelivery delivery = engine.clusters.evicting(keys.key()); // hold-off here, delete in every other cluster
-    boolean existed = deleteKey(keys.key());
-    if (keys.asSent() != null) { // path parameters: the page of the plain path, and the one as sent
-      engine.clusters.evicting(keys.asSent());
-      existed |= deleteKey(keys.asSent());
-    }
+    // The groups' pages first: a JVM that sees the evictions key change below reads them again and
+    // must find their URL tag purged already, here and (deliveries keep their order) in every cluster.
     if (SignedInVisitors.servesGroups(engine.policies.policy(keys.handler()))) {
       purgeGroups(keys.key()); // every group's page of the URL: its key holds a digest no evict knows
       if (keys.asSent() != null) {
         purgeGroups(keys.asSent());
       }
+    }
+    ClusterDelivery delivery = engine.clusters.evicting(keys.key()); // hold-off here, delete in every other cluster
+    boolean existed = deleteKey(keys.key());
+    if (keys.asSent() != null) { // path parameters: the page of the plain path, and the one as sent
+      engine.clusters.evicting(keys.asSent());
+      existed |= deleteKey(keys.asSent());
     }
     return new Eviction(url, keys.handler(), existed, delivery);
   }

@@ -1,10 +1,12 @@
 package org.pagecache;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import org.pagecache.internal.fragments.GroupPages;
 import org.pagecache.internal.freshness.Freshness.Decision;
 import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.key.VaryRecord;
@@ -17,8 +19,9 @@ import org.pagecache.internal.store.StoredPage;
 /**
  * Finds the page for a request and classifies it ({@link Freshness}): from this JVM's near cache,
  * from another request of this JVM that built it meanwhile, or from memcached in one round trip
- * (the handler's token and the page together). What it learns for later steps (the near cache
- * entry, a wait already done, the vary record) it keeps in the {@link PageRequest}.
+ * (the handler's token and the page together; for a group's page its URL tag too, {@code
+ * GroupPages}). What it learns for later steps (the near cache entry, a wait already done, the vary
+ * record) it keeps in the {@link PageRequest}.
  */
 final class Lookup {
   private final Engine engine;
@@ -40,7 +43,14 @@ final class Lookup {
     }
     long askedAt = engine.clock.millis();
     String tokenKey = engine.tokens.key(p.handler());
-    Map<String, byte[]> got = engine.store.getMulti(List.of(tokenKey, key));
+    // A group's page: its URL tag (an evict's reach, GroupPages) read in the same round trip, from memcached
+    String urlTag = p.notes().visitor == null ? null : SignedInVisitors.urlTag(engine.keys, p);
+    Map<String, String> urlTagKeys = urlTag == null ? Map.of() : engine.tags.keysOf(urlTag);
+    List<String> asked = new ArrayList<>(2 + urlTagKeys.size());
+    asked.add(tokenKey);
+    asked.add(key);
+    asked.addAll(urlTagKeys.keySet());
+    Map<String, byte[]> got = engine.store.getMulti(asked);
     long token = engine.tokens.effective(p.handler(), got.get(tokenKey));
     StoredPage page = engine.codec.decode(key, got.get(key));
     if (page != null && page.isVaryRecord()) {
@@ -52,6 +62,9 @@ final class Lookup {
     }
     if (page != null && !VaryRecord.matches(page, p.req())) {
       page = null;
+    }
+    if (page != null && urlTag != null && page.tags().stream().anyMatch(t -> t.tag().equals(urlTag))) {
+      engine.tags.learned(urlTagKeys, got, askedAt);
     }
     Map<String, Long> versions = Map.of();
     if (page != null && !page.tags().isEmpty()) {
@@ -143,10 +156,30 @@ final class Lookup {
       return null;
     }
     long token = engine.tokens.remembered(p.handler());
-    Map<String, Long> versions = page.tags().isEmpty() ? Map.of()
-        : engine.tags.current(page.tags().stream().map(TagVersion::tag).toList());
+    Map<String, Long> versions = page.tags().isEmpty() ? Map.of() : heldVersions(page);
     Decision decision = Freshness.classify(page, engine.clock.millis(), token, versions,
         p.policy().earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
     return new Found(key, page, token, decision, versions);
+  }
+
+  /**
+   * The versions a page held in this JVM is judged against: its tags' as {@code tag.cache} keeps
+   * them; a group page's URL tag as this JVM knows it, unread (an evict here purged it in this JVM's
+   * memory; one elsewhere changed the handler's evictions key, which makes the page read again).
+   */
+  private Map<String, Long> heldVersions(StoredPage page) {
+    List<String> urlTags = new ArrayList<>(1);
+    List<String> others = new ArrayList<>(page.tags().size());
+    for (TagVersion t : page.tags()) {
+      (GroupPages.isUrlTag(t.tag()) ? urlTags : others).add(t.tag());
+    }
+    if (urlTags.isEmpty()) {
+      return engine.tags.current(others);
+    }
+    Map<String, Long> versions = new HashMap<>(engine.tags.known(urlTags));
+    if (!others.isEmpty()) {
+      versions.putAll(engine.tags.current(others));
+    }
+    return versions;
   }
 }

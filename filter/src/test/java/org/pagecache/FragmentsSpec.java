@@ -75,9 +75,14 @@ class FragmentsSpec {
   final AtomicInteger cartRenders = new AtomicInteger();
 
   private SiteUnderTest site(Backend backend, String policies) {
+    return site(backend, policies, s -> {});
+  }
+
+  private SiteUnderTest site(Backend backend, String policies, java.util.function.Consumer<SiteUnderTest> more) {
     SiteUnderTest site = sites.on(backend).before(security())
         .set("policies", "setup: enabled=false; " + (policies.isEmpty() ? "news: signed-in=roles:member|admin" : policies)
-            + "; peek: signed-in=roles:member; leak: signed-in=roles:member; broken: signed-in=roles:member")
+            + "; peek: signed-in=roles:member; leak: signed-in=roles:member; broken: signed-in=roles:member"
+            + "; plain: signed-in=roles:member")
         .handler("setup", SiteServlets.of((req, res, call) -> {
           HttpSession session = req.getSession(true);
           for (String name : List.of("member", "role", "cart")) {
@@ -94,6 +99,10 @@ class FragmentsSpec {
               + PageCache.fragment("cart") + "</aside>");
         }), "/news/*")
         .handler("edit", edit(), "/edit")
+        .handler("plain", SiteServlets.of((req, res, call) -> {
+          res.setContentType("text/html;charset=UTF-8");
+          res.getWriter().print("<header>" + PageCache.fragment("greeting") + "</header><main>built " + call + "</main>");
+        }), "/plain/*")
         .handler("peek", SiteServlets.of((req, res, call) -> {
           Principal user = req.getUserPrincipal();
           res.setContentType("text/html;charset=UTF-8");
@@ -108,6 +117,7 @@ class FragmentsSpec {
           res.getWriter().print("<header>" + PageCache.fragment("greeting") + "</header>[" + PageCache.fragment("fails")
               + "][" + PageCache.fragment("unknown") + "]");
         }), "/broken");
+    more.accept(site);
     site.start();
     site.cache.fragment("greeting", req -> {
       Principal p = req.getUserPrincipal();
@@ -203,6 +213,32 @@ class FragmentsSpec {
     assertEquals("MISS", afterWrite.xcache(), "a write evicts the groups' pages of the URL it names");
     assertNotEquals(built(members), built(afterWrite));
     assertEquals("HIT", site.get("/news/8", "Cookie", alice).xcache());
+  }
+
+  @org.junit.jupiter.api.Test
+  void anEvictOnAnotherFrontendReachesTheGroupsPagesHereWithinTheTrustWindowAtNoCostToOtherHits() {
+    org.pagecache.testing.MutableClock clock = new org.pagecache.testing.MutableClock();
+    String namespace = "ge" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+    SiteUnderTest here = site(Backend.MEMCACHED, "", s -> s.clock(clock).set("namespace", namespace));
+    SiteUnderTest there = site(Backend.MEMCACHED, "", s -> s.clock(clock).set("namespace", namespace));
+    String alice = signIn(here, "alice", "member", null);
+    Response before = here.get("/plain/1", "Cookie", alice);
+    here.get("/plain/2", "Cookie", alice);
+    clock.advance(Duration.ofSeconds(2)); // past near.trust and tag.cache
+    long trips = here.roundTrips();
+    assertEquals("HIT", here.get("/plain/2", "Cookie", alice).xcache());
+    assertEquals(1, here.roundTrips() - trips, "a near hit of a group's page: the handler's confirmation only, no URL tag read");
+
+    there.cache.evict("http://localhost/plain/1");
+    assertEquals("HIT", here.get("/plain/1", "Cookie", alice).xcache(), "inside the trust window this frontend serves what it holds");
+    clock.advance(Duration.ofSeconds(1));
+    Response after = here.get("/plain/1", "Cookie", alice);
+    assertEquals("MISS", after.xcache(), "the other frontend's evict reached the members' page here");
+    assertNotEquals(built(before), built(after));
+    trips = here.roundTrips();
+    assertEquals("HIT", here.get("/plain/2", "Cookie", alice).xcache(), "another URL's group page stays");
+    assertEquals(1, here.roundTrips() - trips, "read again once after the evictions key changed: one round trip, URL tag included");
+    assertEquals("HIT", here.get("/plain/1", "Cookie", alice).xcache());
   }
 
   @BothStores

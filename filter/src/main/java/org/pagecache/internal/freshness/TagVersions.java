@@ -122,7 +122,48 @@ public final class TagVersions {
       keys.put(namespace.tag(tag), tag);
       keys.put(namespace.tag(hardName(tag)), hardName(tag)); // in the same round trip
     }
-    Map<String, byte[]> found = store.getMulti(keys.keySet());
+    learned(keys, store.getMulti(keys.keySet()), now, created, versions);
+    return versions;
+  }
+
+  /**
+   * The versions (and floors) of these tags this JVM holds, however old, without asking memcached:
+   * for tags whose changes by other JVMs reach this one another way (a group page's URL tag in the
+   * near cache, which an evict's change of the handler's evictions key already makes read again).
+   */
+  public Map<String, Long> known(Collection<String> tags) {
+    Map<String, Long> versions = new HashMap<>();
+    for (String tag : tags) {
+      Cached c = cache.get(tag);
+      Cached hard = cache.get(hardName(tag));
+      if (c != null) {
+        versions.put(tag, c.version);
+      }
+      if (hard != null && hard.version > 0) {
+        versions.put(hardName(tag), hard.version);
+      }
+    }
+    return versions;
+  }
+
+  /**
+   * The keys of a tag's version and floor, to read in a multi-get the caller makes anyway (a group
+   * page's URL tag in the page lookup's, docs/fragments.md); hand the answer to {@link #learned}.
+   */
+  public Map<String, String> keysOf(String tag) {
+    return Map.of(namespace.tag(tag), tag, namespace.tag(hardName(tag)), hardName(tag));
+  }
+
+  /**
+   * What a multi-get that held {@link #keysOf} answered, asked at {@code askedAtMillis}: remembered
+   * as {@link #current} would have read it, so its next call finds the tag without a round trip.
+   */
+  public void learned(Map<String, String> keys, Map<String, byte[]> found, long askedAtMillis) {
+    learned(keys, found, askedAtMillis, null, new HashMap<>());
+  }
+
+  private void learned(Map<String, String> keys, Map<String, byte[]> found, long now, Set<String> created,
+      Map<String, Long> versions) {
     Map<String, Long> fetched = new HashMap<>();
     for (Map.Entry<String, String> e : keys.entrySet()) {
       String tag = e.getValue();
@@ -154,7 +195,6 @@ public final class TagVersions {
         versions.put(tag, v);
       }
     });
-    return versions;
   }
 
   /** Raises the tag's version: every page carrying it is STALE from now on. */
