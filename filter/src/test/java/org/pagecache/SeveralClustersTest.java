@@ -119,6 +119,24 @@ class SeveralClustersTest {
   }
 
   @Test
+  void anEvictionReachesTheSignedInGroupsPagesInTheOtherCluster() {
+    SiteUnderTest eastSite = site(east, "west=" + west.servers()).before(SignedInWithoutSessionSpec.ssoHeader())
+        .set("policies", "page: signed-in=shared").start();
+    SiteUnderTest westSite = site(west, "east=" + east.servers()).before(SignedInWithoutSessionSpec.ssoHeader())
+        .set("policies", "page: signed-in=shared").start();
+    westSite.get("/page/edited", "X-Sso-User", "margaret");
+    westSite.get("/page/other", "X-Sso-User", "margaret");
+    assertEquals("HIT", westSite.get("/page/edited", "X-Sso-User", "margaret").xcache());
+
+    Eviction eviction = eastSite.cache.evict("http://localhost/page/edited");
+    assertEquals(List.of("local", "west"), eviction.clusters().delivered());
+    Response evicted = westSite.get("/page/edited", "X-Sso-User", "margaret");
+    assertEquals("MISS", evicted.xcache(), "the signed-in visitors' page is gone from west too: " + evicted);
+    assertEquals(3, westSite.calls("page"));
+    assertEquals("HIT", westSite.get("/page/other", "X-Sso-User", "margaret").xcache());
+  }
+
+  @Test
   void aHungClusterGetsTheRefreshOnceItAnswersAgain() {
     SiteUnderTest eastSite = eastSite();
     SiteUnderTest westSite = westSite();
