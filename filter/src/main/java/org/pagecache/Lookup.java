@@ -1,5 +1,7 @@
 package org.pagecache;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -9,12 +11,17 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.pagecache.internal.fragments.GroupPages;
 import org.pagecache.internal.freshness.Freshness.Decision;
 import org.pagecache.internal.freshness.Freshness;
+import org.pagecache.internal.freshness.TagVersions;
+import org.pagecache.internal.freshness.UpdateTokens;
+import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.stats.PageTrace;
+import org.pagecache.internal.store.PageCodec;
 import org.pagecache.internal.store.StoredPage.TagVersion;
 import org.pagecache.internal.store.StoredPage;
+import org.pagecache.store.Store;
 
 /**
  * Finds the page for a request and classifies it ({@link Freshness}): from this JVM's near cache,
@@ -24,10 +31,28 @@ import org.pagecache.internal.store.StoredPage;
  * record) it keeps in the {@link PageRequest}.
  */
 final class Lookup {
-  private final Engine engine;
+  private final Clock clock;
+  private final PageKeys keys;
+  private final UpdateTokens tokens;
+  private final TagVersions tags;
+  private final Store store;
+  private final PageCodec codec;
+  private final NearCache near;
+  private final WaitingList waiting;
+  private final Duration lockWait;
 
-  Lookup(Engine engine) {
-    this.engine = engine;
+  /** @param lockWait {@code lock.wait}: how long a request waits in the JVM for another's build */
+  Lookup(Clock clock, PageKeys keys, UpdateTokens tokens, TagVersions tags, Store store, PageCodec codec,
+      NearCache near, WaitingList waiting, Duration lockWait) {
+    this.clock = clock;
+    this.keys = keys;
+    this.tokens = tokens;
+    this.tags = tags;
+    this.store = store;
+    this.codec = codec;
+    this.near = near;
+    this.waiting = waiting;
+    this.lockWait = lockWait;
   }
 
   /**
@@ -41,49 +66,49 @@ final class Lookup {
     if (known != null) {
       return known;
     }
-    long askedAt = engine.clock.millis();
-    String tokenKey = engine.tokens.key(p.handler());
+    long askedAt = clock.millis();
+    String tokenKey = tokens.key(p.handler());
     // A group's page: its URL tag (an evict's reach, GroupPages) read in the same round trip, from memcached
-    String urlTag = p.notes().visitor == null ? null : SignedInVisitors.urlTag(engine.keys, p);
-    Map<String, String> urlTagKeys = urlTag == null ? Map.of() : engine.tags.keysOf(urlTag);
+    String urlTag = p.notes().visitor == null ? null : SignedInVisitors.urlTag(keys, p);
+    Map<String, String> urlTagKeys = urlTag == null ? Map.of() : tags.keysOf(urlTag);
     List<String> asked = new ArrayList<>(2 + urlTagKeys.size());
     asked.add(tokenKey);
     asked.add(key);
     asked.addAll(urlTagKeys.keySet());
-    Map<String, byte[]> got = engine.store.getMulti(asked);
-    long token = engine.tokens.effective(p.handler(), got.get(tokenKey));
-    StoredPage page = engine.codec.decode(key, got.get(key));
+    Map<String, byte[]> got = store.getMulti(asked);
+    long token = tokens.effective(p.handler(), got.get(tokenKey));
+    StoredPage page = codec.decode(key, got.get(key));
     if (page != null && page.isVaryRecord()) {
       // The URL's responses vary: its record names the headers, the variant lives under its own key
       // (RFC 9111 4.1's secondary key); a second round trip only for pages that vary.
       p.notes().varyRecord = page;
       key = variantKey(p, page);
-      page = engine.codec.decode(key, engine.store.get(key));
+      page = codec.decode(key, store.get(key));
     }
     if (page != null && !VaryRecord.matches(page, p.req())) {
       page = null;
     }
     if (page != null && urlTag != null && page.tags().stream().anyMatch(t -> t.tag().equals(urlTag))) {
-      engine.tags.learned(urlTagKeys, got, askedAt);
+      tags.learned(urlTagKeys, got, askedAt);
     }
     Map<String, Long> versions = Map.of();
     if (page != null && !page.tags().isEmpty()) {
-      versions = engine.tags.current(page.tags().stream().map(TagVersion::tag).toList());
+      versions = tags.current(page.tags().stream().map(TagVersion::tag).toList());
     }
     if (Freshness.purged(page, versions)) {
       page = null; // a hard purge: never served, not even stale, nor asked for conditionally
     }
-    Decision decision = Freshness.classify(page, engine.clock.millis(), token, versions,
+    Decision decision = Freshness.classify(page, clock.millis(), token, versions,
         p.policy().earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
     if (decision.state() == Freshness.State.FRESH) {
-      engine.near.remember(key, p.handler(), page, askedAt);
+      near.remember(key, p.handler(), page, askedAt);
     }
     return new Found(key, page, token, decision, versions);
   }
 
   /** The page's primary key: its URL, the headers its policy varies on, and the request's own key parts. */
   String pageKey(PageRequest p) {
-    return engine.keys.forRequest(p.req(), p.handler(), p.policy().vary(), p.parts().keyParts());
+    return keys.forRequest(p.req(), p.handler(), p.policy().vary(), p.parts().keyParts());
   }
 
   /**
@@ -94,7 +119,7 @@ final class Lookup {
   String variantKey(PageRequest p, StoredPage record) {
     List<String[]> parts = new ArrayList<>(p.parts().keyParts());
     parts.add(VaryRecord.keyPart(record.builtAtMillis()));
-    return engine.keys.forRequest(p.req(), p.handler(), VaryRecord.keyHeaders(p.policy().vary(), record.varyNames()),
+    return keys.forRequest(p.req(), p.handler(), VaryRecord.keyHeaders(p.policy().vary(), record.varyNames()),
         parts);
   }
 
@@ -113,22 +138,22 @@ final class Lookup {
    * JVM was building while this one waited for it; null to ask memcached.
    */
   private Found nearOrWaited(PageRequest p, String key, boolean mayWait) {
-    NearCache.Entry entry = engine.near.trusted(key, p.handler());
+    NearCache.Entry entry = near.trusted(key, p.handler());
     if (entry != null) {
       Found f = judged(p, key, entry.page());
       if (f != null && f.decision().state() == Freshness.State.FRESH) {
-        engine.near.counted(true);
+        near.counted(true);
         p.notes().nearEntry = entry;
         return f;
       }
-      engine.near.drop(key); // refreshed, invalidated or expired: memcached decides, and is remembered again
+      near.drop(key); // refreshed, invalidated or expired: memcached decides, and is remembered again
     }
-    engine.near.counted(false);
+    near.counted(false);
     if (!mayWait) {
       return null;
     }
     PageTrace.Scope[] waitStep = {PageTrace.NO_SCOPE};
-    WaitingList.Wait w = engine.waiting.awaitOthers(key, engine.lockWait, () -> {
+    WaitingList.Wait w = waiting.awaitOthers(key, lockWait, () -> {
       p.stats().lockWaited();
       p.trace().waited();
       waitStep[0] = p.trace().step(PageTrace.Step.WAIT);
@@ -143,7 +168,7 @@ final class Lookup {
     }
     if (w.page().isUncacheableMarker()) {
       // the token this JVM knows: a hit-for-miss build of it must not be stale at once
-      return new Found(key, w.page(), engine.tokens.remembered(p.handler()), Freshness.classify(null, 0, 0, Map.of(), 0, 1),
+      return new Found(key, w.page(), tokens.remembered(p.handler()), Freshness.classify(null, 0, 0, Map.of(), 0, 1),
           Map.of());
     }
     Found f = judged(p, key, w.page());
@@ -155,9 +180,9 @@ final class Lookup {
     if (!VaryRecord.matches(page, p.req())) {
       return null;
     }
-    long token = engine.tokens.remembered(p.handler());
+    long token = tokens.remembered(p.handler());
     Map<String, Long> versions = page.tags().isEmpty() ? Map.of() : heldVersions(page);
-    Decision decision = Freshness.classify(page, engine.clock.millis(), token, versions,
+    Decision decision = Freshness.classify(page, clock.millis(), token, versions,
         p.policy().earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
     return new Found(key, page, token, decision, versions);
   }
@@ -174,11 +199,11 @@ final class Lookup {
       (GroupPages.isUrlTag(t.tag()) ? urlTags : others).add(t.tag());
     }
     if (urlTags.isEmpty()) {
-      return engine.tags.current(others);
+      return tags.current(others);
     }
-    Map<String, Long> versions = new HashMap<>(engine.tags.known(urlTags));
+    Map<String, Long> versions = new HashMap<>(tags.known(urlTags));
     if (!others.isEmpty()) {
-      versions.putAll(engine.tags.current(others));
+      versions.putAll(tags.current(others));
     }
     return versions;
   }

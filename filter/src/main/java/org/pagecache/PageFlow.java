@@ -57,10 +57,14 @@ final class PageFlow {
   PageFlow(Engine engine, Consumer<String> evict) {
     this.engine = engine;
     this.writes = new Writes(engine.policies, evict);
-    this.lookup = new Lookup(engine);
+    this.lookup = new Lookup(engine.clock, engine.keys, engine.tokens, engine.tags, engine.store, engine.codec,
+        engine.near, engine.waiting, engine.lockWait);
     this.responder = new Responder(engine.live, engine.near, engine.clock, engine.cacheHeader, engine.maxEntrySize);
-    this.builds = new Build.Tools(lookup, engine.clock, engine.replicaLag, responder, new PageWriter(engine, lookup),
-        engine.live, engine.store, engine.keys.ignoredParameters(), this::answer, () -> asyncDispatchesSeen);
+    PageWriter writer = new PageWriter(new PageWriter.Tools(lookup, engine.clock, engine.keys, engine.codec,
+        engine.tags, engine.near, engine.refusedTags, engine.lostWrites, engine.cacheHeader, engine.maxEntrySize,
+        engine.uncacheableTtl));
+    this.builds = new Build.Tools(lookup, engine.clock, engine.replicaLag, responder, writer, engine.live,
+        engine.store, engine.keys.ignoredParameters(), this::answer, () -> asyncDispatchesSeen);
     this.waiting = new Waiting(lookup, engine.waiting, engine.lockWait, engine.clusters, engine.lock, engine.store,
         engine.codec, engine.clock);
   }

@@ -1,5 +1,6 @@
 package org.pagecache;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -11,9 +12,14 @@ import org.pagecache.internal.capture.Freshening;
 import org.pagecache.internal.capture.PageBuilder;
 import org.pagecache.internal.fragments.Placeholders;
 import org.pagecache.internal.freshness.HitForMiss;
+import org.pagecache.internal.freshness.RefusedTags;
+import org.pagecache.internal.freshness.TagVersions;
 import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.key.VaryRecord;
+import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.stats.Event;
+import org.pagecache.internal.store.LostWrites;
+import org.pagecache.internal.store.PageCodec;
 import org.pagecache.internal.store.StoredPage.Header;
 import org.pagecache.internal.store.StoredPage.TagVersion;
 import org.pagecache.internal.store.StoredPage;
@@ -28,29 +34,39 @@ import org.pagecache.store.StoreException;
 final class PageWriter {
   private static final long THIRTY_DAYS_SECONDS = 30L * 24 * 3600;
 
-  private final Engine engine;
+  /**
+   * The pieces of the cache a writer uses, made once ({@link PageFlow}).
+   *
+   * @param cacheHeader    the header that tells what the cache did ({@code header})
+   * @param maxEntrySize   the largest page stored, in bytes once encoded
+   * @param uncacheableTtl how long a refusal marker stands
+   */
+  record Tools(Lookup lookup, Clock clock, PageKeys keys, PageCodec codec, TagVersions tags, NearCache near,
+      RefusedTags refusedTags, LostWrites lostWrites, String cacheHeader, int maxEntrySize, Duration uncacheableTtl) {}
+
+  private final Tools tools;
   private final Lookup lookup;
 
-  PageWriter(Engine engine, Lookup lookup) {
-    this.engine = engine;
-    this.lookup = lookup;
+  PageWriter(Tools tools) {
+    this.tools = tools;
+    this.lookup = tools.lookup();
   }
 
   /** @param into where the build's lock was taken ({@code RebuildLock.Lease#placement}), or the engine's store */
   Outcome store(PageRequest p, Found found, BuildDecision d, StoredPage stale, long start, Store into) {
     CapturedResponse c = d.response();
     Duration fresh = d.fresh();
-    long now = engine.clock.millis();
+    long now = tools.clock().millis();
     LinkedHashSet<String> tagNames = tagNames(p, c);
     String tagRefusal = Names.tagRefusal(tagNames);
     if (tagRefusal != null) { // stored only if a purge of every tag it named reaches it
-      engine.refusedTags.refused(p.handler(), tagRefusal, Names.tagRefusalDetail(tagRefusal, tagNames));
+      tools.refusedTags().refused(p.handler(), tagRefusal, Names.tagRefusalDetail(tagRefusal, tagNames));
       Outcome.HandOn marker = rememberRefusal(p, found, tagRefusal, start, into);
       p.stats().bypass(tagRefusal);
       return new Outcome.Replay(c, CacheStatus.refused(tagRefusal), marker);
     }
     if (p.notes().visitor != null) { // a group's page: an evict of its URL reaches it through this tag
-      tagNames.add(SignedInVisitors.urlTag(engine.keys, p));
+      tagNames.add(SignedInVisitors.urlTag(tools.keys(), p));
     }
     List<Header> vary = responseVary(p, c);
     // A page that varies is stored under its variant key, and its URL's key gets the record naming the headers.
@@ -65,23 +81,23 @@ final class PageWriter {
     boolean mustRevalidate = d.forbidsStale();
     StoredPage page = PageBuilder.build(c, new PageBuilder.Context(now, fresh.toMillis(), now - start,
         found.token(), tags == null ? List.of() : tags, LiveCounts.declared(p.req()), Placeholders.contains(c.body()),
-        vary, engine.cacheHeader, mustRevalidate, d.ageSeconds()));
-    byte[] bytes = engine.codec.encode(page);
+        vary, tools.cacheHeader(), mustRevalidate, d.ageSeconds()));
+    byte[] bytes = tools.codec().encode(page);
     if (tags == null) {
       p.stats().record(Event.ERROR);
       return Outcome.serving(page, CacheStatus.miss(stale != null, false));
     }
-    if (bytes.length > engine.maxEntrySize) {
+    if (bytes.length > tools.maxEntrySize()) {
       Outcome.HandOn marker = rememberRefusal(p, found, "too-large", start, into);
       p.stats().bypass("too-large");
       return new Outcome.Replay(c, CacheStatus.refused("too-large"), marker);
     }
     int ttl = storeTtlSeconds(keptFor(page, fresh, p.policy()));
-    boolean stored = record == null || storeQuietly(p, into, lookup.pageKey(p), engine.codec.encode(record), ttl);
+    boolean stored = record == null || storeQuietly(p, into, lookup.pageKey(p), tools.codec().encode(record), ttl);
     stored = stored && storeQuietly(p, into, key, bytes, ttl);
     if (stored) {
       p.stats().record(Event.WRITE);
-      engine.near.remember(key, p.handler(), page, now);
+      tools.near().remember(key, p.handler(), page, now);
     }
     return Outcome.handingOn(found.key(), page, CacheStatus.miss(stale != null, stored));
   }
@@ -94,7 +110,7 @@ final class PageWriter {
   Outcome freshened(PageRequest p, Found found, CapturedResponse notModified, long start, boolean containerSetCookie,
       String sessionUse, Store into) {
     StoredPage old = found.page();
-    long now = engine.clock.millis();
+    long now = tools.clock().millis();
     List<Header> merged = Freshening.merged(old.headers(), notModified.headers());
     CapturedResponse asStored = new CapturedResponse(old.status(), merged, List.of(), new byte[0], null, false, false,
         false);
@@ -106,7 +122,7 @@ final class PageWriter {
     List<TagVersion> tags = old.tags();
     if (!tags.isEmpty()) {
       try {
-        Map<String, Long> recorded = engine.tags.forBuild(tags.stream().map(TagVersion::tag).toList(), start);
+        Map<String, Long> recorded = tools.tags().forBuild(tags.stream().map(TagVersion::tag).toList(), start);
         tags = tags.stream().map(t -> new TagVersion(t.tag(), recorded.getOrDefault(t.tag(), 0L))).toList();
       } catch (StoreException e) {
         p.stats().record(Event.ERROR);
@@ -122,10 +138,10 @@ final class PageWriter {
         now + d.fresh().toMillis(), now - start, found.token(), tags, old.viewKeys(), old.placeholders(), old.vary(),
         null, d.forbidsStale(), 0);
     int ttl = storeTtlSeconds(keptFor(page, d.fresh(), p.policy()));
-    boolean stored = storeQuietly(p, into, found.key(), engine.codec.encode(page), ttl);
+    boolean stored = storeQuietly(p, into, found.key(), tools.codec().encode(page), ttl);
     if (stored) {
       p.stats().record(Event.WRITE);
-      engine.near.remember(found.key(), p.handler(), page, now);
+      tools.near().remember(found.key(), p.handler(), page, now);
     }
     return Outcome.handingOn(found.key(), page, CacheStatus.miss(true, stored));
   }
@@ -146,8 +162,9 @@ final class PageWriter {
    */
   Outcome.HandOn rememberRefusal(PageRequest p, Found found, String reason, long now, Store into) {
     StoredPage marker = StoredPage.uncacheable(reason, HitForMiss.refusalsAfter(found.page(), now), now,
-        now + engine.uncacheableTtl.toMillis());
-    storeQuietly(p, into, found.key(), engine.codec.encode(marker), (int) Math.max(1, engine.uncacheableTtl.toSeconds()));
+        now + tools.uncacheableTtl().toMillis());
+    storeQuietly(p, into, found.key(), tools.codec().encode(marker),
+        (int) Math.max(1, tools.uncacheableTtl().toSeconds()));
     return new Outcome.HandOn(found.key(), marker);
   }
 
@@ -162,7 +179,7 @@ final class PageWriter {
       failure = e;
     }
     p.stats().record(Event.ERROR);
-    engine.lostWrites.lost(p.handler(), failure);
+    tools.lostWrites().lost(p.handler(), failure);
     return false;
   }
 
@@ -198,7 +215,7 @@ final class PageWriter {
     if (names.isEmpty()) {
       return List.of();
     }
-    Map<String, Long> recorded = engine.tags.forBuild(names, start);
+    Map<String, Long> recorded = tools.tags().forBuild(names, start);
     List<TagVersion> tags = new ArrayList<>();
     for (String tag : names) {
       tags.add(new TagVersion(tag, recorded.getOrDefault(tag, 0L)));
