@@ -15,7 +15,7 @@ seed=${2:-27}
 log=$(mktemp /tmp/soak-XXXXXX.log)
 logs=$(mktemp -d /tmp/soak-frontends-XXXXXX)
 status=0
-mvn -B -q -o -pl filter test -Dtest='FaultSoakTest#underMixedFaultsNoReadBreaksTheDocumentedBound' \
+mvn -B -q -pl filter test -Dtest='FaultSoakTest#underMixedFaultsNoReadBreaksTheDocumentedBound' \
   -Dsurefire.failIfNoSpecifiedTests=false -Dsoak.seconds="$seconds" -Dsoak.seed="$seed" -Dsoak.logs="$logs" \
   > "$log" 2>&1 || status=$?
 grep -E '^soak:|violation|Tests run:|FAIL' "$log" || true
