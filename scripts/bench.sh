@@ -15,6 +15,8 @@
 #   scripts/bench.sh fragments  runs only the fragments scenario (issue 30: a hit with two fragments against a
 #   plain hit, a signed-in mix against pass-through; about 1 minute) and rewrites only its block
 #   (output in benchmarks/target/bench-fragments).
+#   scripts/bench.sh proxies    runs only the hot page and the Zipf set of 200 pages against the limit,
+#   nginx and Varnish (the proxies block), e.g. to check the hot-page figures after a change.
 # Environment: JMH_ARGS (default "-f 1 -wi 3 -i 5 -w 1s -r 1s"), LOAD_CLIENTS (32), LOAD_SECONDS (10),
 #   BENCH_QUICK=1: a check that everything runs (one short JMH iteration, 2 s load windows); its
 #   figures mean nothing, so it writes benchmarks/target/bench/BENCHMARKS.quick.md, never BENCHMARKS.md.
@@ -45,9 +47,9 @@ export WRK NGINX VARNISHD
 OUT=benchmarks/target/bench
 ONLY=""
 case "${1:-}" in
-  longtail|fragments) ONLY=$1; OUT=benchmarks/target/bench-$1 ;;
+  longtail|fragments|proxies) ONLY=$1; OUT=benchmarks/target/bench-$1 ;;
   "") ;;
-  *) echo "scripts/bench.sh: unknown scenario '$1'; use no argument (everything), longtail or fragments" >&2; exit 2 ;;
+  *) echo "scripts/bench.sh: unknown scenario '$1'; use no argument (everything), longtail, fragments or proxies" >&2; exit 2 ;;
 esac
 REPORT=BENCHMARKS.md
 if [ "${BENCH_QUICK:-}" = 1 ]; then
