@@ -6,16 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.Random;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.PageCache;
 import org.pagecache.spring.MemcachedProperties;
+import org.pagecache.spring.SecurityForms;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -59,7 +56,7 @@ class SignedInMembersTest {
         + " " + his.headers().firstValue("Cache-Status").orElse(""));
     assertTrue(Http.text(his).contains("Signed in as bob"), Http.text(his));
     assertFalse(Http.text(his).contains("alice"), Http.text(his));
-    assertNotEquals(token(Http.text(hers)), token(Http.text(his)), "each member's own CSRF token");
+    assertNotEquals(SecurityForms.csrfToken(Http.text(hers)), SecurityForms.csrfToken(Http.text(his)), "each member's own CSRF token");
 
     HttpResponse<byte[]> anonymous = get("/news/shared-1");
     assertEquals("MISS", xCache(anonymous), "anonymous visitors never get the members' page");
@@ -113,31 +110,7 @@ class SignedInMembersTest {
   }
 
   private String signIn(String user, String password) {
-    HttpResponse<byte[]> form = get("/login");
-    String session = sessionCookie(form);
-    String body = "username=" + user + "&password=" + password + "&_csrf="
-        + URLEncoder.encode(token(Http.text(form)), StandardCharsets.UTF_8);
-    HttpResponse<byte[]> signedIn = Http.post(uri("/login"), body, "Cookie", session,
-        "Content-Type", "application/x-www-form-urlencoded");
-    assertEquals(302, signedIn.statusCode());
-    assertFalse(signedIn.headers().firstValue("Location").orElse("").contains("error"), "signed in");
-    return sessionCookie(signedIn);
-  }
-
-  private static String sessionCookie(HttpResponse<byte[]> r) {
-    for (String c : r.headers().allValues("Set-Cookie")) {
-      Matcher m = Pattern.compile("^(JSESSIONID=[^;]+)").matcher(c);
-      if (m.find()) {
-        return m.group(1);
-      }
-    }
-    throw new AssertionError("no session cookie in " + r.headers().map());
-  }
-
-  private static String token(String html) {
-    Matcher m = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"").matcher(html);
-    assertTrue(m.find(), html);
-    return m.group(1);
+    return SecurityForms.signIn(uri("/"), user, password);
   }
 
   private HttpResponse<byte[]> get(String path, String... headers) {

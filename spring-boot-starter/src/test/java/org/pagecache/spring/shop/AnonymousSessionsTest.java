@@ -6,18 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.PageCache;
 import org.pagecache.spring.MemcachedProperties;
+import org.pagecache.spring.SecurityForms;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -71,9 +68,9 @@ class AnonymousSessionsTest {
     for (String visitor : new String[] {ann, ben, ann, ben}) {
       HttpResponse<byte[]> r = get("/newsletter", "Cookie", visitor);
       assertNotEquals("HIT", xCache(r));
-      tokens.add(token(Http.text(r)));
+      tokens.add(SecurityForms.csrfToken(Http.text(r)));
     }
-    tokens.add(token(Http.text(get("/newsletter"))));
+    tokens.add(SecurityForms.csrfToken(Http.text(get("/newsletter"))));
     assertEquals(tokens.size(), tokens.stream().distinct().count(), "every page shows a token of its own: " + tokens);
     assertEquals(before + 5, ShopApplication.CALLS.get("newsletter").get(), "no form page came from the cache");
   }
@@ -129,40 +126,16 @@ class AnonymousSessionsTest {
   private String anonymousSession() {
     HttpResponse<byte[]> r = get("/account");
     assertEquals(302, r.statusCode());
-    return sessionCookie(r);
+    return SecurityForms.sessionCookie(r);
   }
 
   /** A visitor who saw the newsletter form: the CSRF token went into a new session. */
   private String newsletterSession() {
-    return sessionCookie(get("/newsletter"));
+    return SecurityForms.sessionCookie(get("/newsletter"));
   }
 
   private String signIn(String user, String password) {
-    HttpResponse<byte[]> form = get("/login");
-    String session = sessionCookie(form);
-    String body = "username=" + user + "&password=" + password + "&_csrf="
-        + URLEncoder.encode(token(Http.text(form)), StandardCharsets.UTF_8);
-    HttpResponse<byte[]> signedIn = Http.post(uri("/login"), body, "Cookie", session,
-        "Content-Type", "application/x-www-form-urlencoded");
-    assertEquals(302, signedIn.statusCode());
-    assertFalse(signedIn.headers().firstValue("Location").orElse("").contains("error"), "signed in");
-    return sessionCookie(signedIn);
-  }
-
-  private static String sessionCookie(HttpResponse<byte[]> r) {
-    for (String c : r.headers().allValues("Set-Cookie")) {
-      Matcher m = Pattern.compile("^(JSESSIONID=[^;]+)").matcher(c);
-      if (m.find()) {
-        return m.group(1);
-      }
-    }
-    throw new AssertionError("no session cookie in " + r.headers().map());
-  }
-
-  private static String token(String html) {
-    Matcher m = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"").matcher(html);
-    assertTrue(m.find(), html);
-    return m.group(1);
+    return SecurityForms.signIn(uri("/"), user, password);
   }
 
   private HttpResponse<byte[]> get(String path, String... headers) {
