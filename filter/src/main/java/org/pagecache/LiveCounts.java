@@ -12,7 +12,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collection;
-import java.util.function.Consumer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -58,25 +57,39 @@ final class LiveCounts {
     }
   }
 
-  /** A stored page filled in for one serve, and its entity tag. */
-  record Filled(byte[] body, String etag) {}
+  /**
+   * A stored page's parts for one serve: one per placeholder in page order (null keeps the
+   * placeholder's own text), and the entity tag of the page they fill in.
+   */
+  record Filled(List<Placeholder> placeholders, byte[][] parts, String etag) {
+    /** The identity body: {@code body} with the parts in place. */
+    byte[] identity(byte[] body) {
+      int[] next = {0};
+      return Placeholders.render(body, placeholders, p -> parts[next[0]++]);
+    }
+  }
 
   /**
-   * As {@link #render}, for a stored page: its entity tag is the SHA-256 of the stored page's own tag
-   * and the parts filled in (each with its length), so it differs exactly when what is sent differs,
-   * without hashing the whole body on every serve.
+   * The parts of a stored page for the visitor of {@code req} (as {@link #render}, without building
+   * the body): its entity tag is the SHA-256 of the stored page's own tag and the parts filled in
+   * (each with its length), so it differs exactly when what is sent differs, without hashing the
+   * whole body on every serve.
+   *
+   * @param found the page's placeholders, as {@link Placeholders#find} gives them
    */
-  Filled fill(HttpServletRequest req, HandlerRecorder stats, byte[] body, String storedTag, String contentType,
-      Map<String, Long> known, String cache) {
+  Filled fill(HttpServletRequest req, HandlerRecorder stats, List<Placeholder> found, String storedTag,
+      String contentType, Map<String, Long> known, String cache) {
     MessageDigest digest = sha256();
     digest.update(storedTag.getBytes(StandardCharsets.US_ASCII));
-    byte[] out = render(req, stats, body, contentType, known, cache, part -> {
+    byte[][] parts = parts(req, stats, found, contentType, known, cache);
+    for (byte[] part : parts) {
       digest.update(ByteBuffer.allocate(4).putInt(part == null ? -1 : part.length).array());
       if (part != null) {
         digest.update(part);
       }
-    });
-    return new Filled(out, Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest.digest(), 16)));
+    }
+    return new Filled(found, parts,
+        Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest.digest(), 16)));
   }
 
   private static MessageDigest sha256() {
@@ -96,14 +109,19 @@ final class LiveCounts {
    */
   byte[] render(HttpServletRequest req, HandlerRecorder stats, byte[] body, String contentType,
       Map<String, Long> known, String cache) {
-    return render(req, stats, body, contentType, known, cache, part -> { });
-  }
-
-  private byte[] render(HttpServletRequest req, HandlerRecorder stats, byte[] body, String contentType,
-      Map<String, Long> known, String cache, Consumer<byte[]> parts) {
     List<Placeholder> found = Placeholders.find(body);
     if (found.isEmpty()) {
       return body;
+    }
+    return new Filled(found, parts(req, stats, found, contentType, known, cache), null).identity(body);
+  }
+
+  /** Each placeholder's current value, in page order: one multi-get for the counts, each renderer once. */
+  private byte[][] parts(HttpServletRequest req, HandlerRecorder stats, List<Placeholder> found, String contentType,
+      Map<String, Long> known, String cache) {
+    byte[][] parts = new byte[found.size()][];
+    if (found.isEmpty()) {
+      return parts;
     }
     Map<String, Long> views = new LinkedHashMap<>(known);
     List<String> missing = Placeholders.viewKeys(found).stream().filter(k -> !views.containsKey(k)).toList();
@@ -112,16 +130,16 @@ final class LiveCounts {
     }
     long online = Placeholders.wantsOnline(found) ? counters.online() : -1;
     Charset charset = charset(contentType);
-    return Placeholders.render(body, found, p -> {
-      byte[] part = switch (p.kind()) {
+    for (int i = 0; i < parts.length; i++) {
+      Placeholder p = found.get(i);
+      parts[i] = switch (p.kind()) {
         case VIEWS -> digits(views.get(p.arg()));
         case ONLINE -> digits(online);
         case CACHE -> cache == null ? null : cache.getBytes(StandardCharsets.US_ASCII);
         case FRAGMENT -> fragments.render(p.arg(), req, charset, stats);
       };
-      parts.accept(part);
-      return part;
-    });
+    }
+    return parts;
   }
 
   /** A count as plain digits; an unknown or unavailable one as nothing, so a page never shows a broken value. */

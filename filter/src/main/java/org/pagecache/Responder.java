@@ -12,7 +12,11 @@ import org.pagecache.internal.capture.CapturingResponse;
 import org.pagecache.internal.capture.PageSender.Label;
 import org.pagecache.internal.capture.PageSender;
 import org.pagecache.internal.capture.TagsHeaderHidden;
+import org.pagecache.internal.capture.BodyEncoding;
+import org.pagecache.internal.fragments.GzipShell;
+import org.pagecache.internal.fragments.GzipShells;
 import org.pagecache.internal.fragments.Placeholders;
+import org.pagecache.internal.fragments.Placeholders.Placeholder;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.store.StoredPage;
 
@@ -27,6 +31,7 @@ final class Responder {
   private final Clock clock;
   private final String cacheHeader;
   private final int maxEntrySize;
+  private final GzipShells shells = new GzipShells(GzipShells.DEFAULT_MAX_BYTES);
 
   /**
    * @param cacheHeader  the name of the X-Cache header ({@code header})
@@ -43,11 +48,25 @@ final class Responder {
   /** Serves a stored page, counting its views and filling its counters in: live even on a hit. */
   void serve(PageRequest p, StoredPage page, CacheStatus status) throws IOException {
     Map<String, Long> counts = p.isHead() || page.viewKeys().isEmpty() ? Map.of() : live.count(page.viewKeys());
-    LiveCounts.Filled filled = page.placeholders()
-        ? live.fill(p.req(), p.stats(), page.body(), page.etag(), contentType(page), counts, status.xCache()) : null;
     PageSender.send(p.req(), p.res(), page, clock.millis(), label(status),
-        filled == null ? null : filled.body(), filled == null ? null : filled.etag(), near.identityBody(p.notes().nearEntry, page),
+        page.placeholders() ? fill(p, page, counts, status) : null, near.identityBody(p.notes().nearEntry, page),
         maxEntrySize * 8);
+  }
+
+  /**
+   * A page with placeholders filled in for this visitor: identity as stored, or for a gzip client
+   * one gzip member made of the page's static text deflated once ({@link GzipShell}) and the parts.
+   */
+  private PageSender.Filled fill(PageRequest p, StoredPage page, Map<String, Long> counts, CacheStatus status) {
+    String type = contentType(page);
+    byte[] body = page.body();
+    boolean compressible = BodyEncoding.compressible(type, body.length);
+    GzipShell shell = compressible && PageSender.acceptsGzip(p.req().getHeader("Accept-Encoding"))
+        ? shells.of(page.etag(), body) : null;
+    List<Placeholder> found = shell != null ? shell.placeholders() : Placeholders.find(body);
+    LiveCounts.Filled filled = live.fill(p.req(), p.stats(), found, page.etag(), type, counts, status.xCache());
+    return new PageSender.Filled(filled.etag(), () -> filled.identity(body), !compressible ? null
+        : () -> (shell != null ? shell : shells.of(page.etag(), body)).gzip(body, filled.parts()));
   }
 
   /** Sends a response that was captured but not stored, with its counters live too. */

@@ -1,5 +1,6 @@
 package org.pagecache;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.SiteUnderTest.Backend;
 import org.pagecache.SiteUnderTest.BothStores;
 import org.pagecache.SiteUnderTest.Response;
+import org.pagecache.testing.GzipMembers;
 import org.pagecache.testing.MemcachedExtension;
 
 /**
@@ -82,7 +84,7 @@ class FragmentsSpec {
     SiteUnderTest site = sites.on(backend).before(security())
         .set("policies", "setup: enabled=false; " + (policies.isEmpty() ? "news: signed-in=roles:member|admin" : policies)
             + "; peek: signed-in=roles:member; leak: signed-in=roles:member; broken: signed-in=roles:member"
-            + "; plain: signed-in=roles:member")
+            + "; plain: signed-in=roles:member; long: signed-in=roles:member")
         .handler("setup", SiteServlets.of((req, res, call) -> {
           HttpSession session = req.getSession(true);
           for (String name : List.of("member", "role", "cart")) {
@@ -103,6 +105,12 @@ class FragmentsSpec {
           res.setContentType("text/html;charset=UTF-8");
           res.getWriter().print("<header>" + PageCache.fragment("greeting") + "</header><main>built " + call + "</main>");
         }), "/plain/*")
+        .handler("long", SiteServlets.of((req, res, call) -> {
+          res.setContentType("text/html;charset=UTF-8");
+          res.getWriter().print(PageCache.fragment("greeting") + PageCache.fragment("cart") + "<main>built " + call + " "
+              + "<p>The same long article for every member of the group.</p>".repeat(60) + "</main><form>"
+              + PageCache.fragment("csrf") + "</form>[" + PageCache.fragment("fails") + "]" + PageCache.fragment("cart"));
+        }), "/long/*")
         .handler("peek", SiteServlets.of((req, res, call) -> {
           Principal user = req.getUserPrincipal();
           res.setContentType("text/html;charset=UTF-8");
@@ -319,6 +327,70 @@ class FragmentsSpec {
     Response head = site.head("/news/3", "Cookie", bob);
     assertEquals("HIT", head.xcache());
     assertEquals(String.valueOf(his.body().length), head.header("Content-Length"), "HEAD: the length of Bob's page");
+  }
+
+  @BothStores
+  void aGzipClientGetsOneGzipMemberOfExactlyThePageItsVisitorGetsInIdentity(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+    String alice = signIn(site, "alice", "member", "umbrella-7731");
+    String bob = signIn(site, "bob", "member", "kettle-0042");
+    site.get("/long/1", "Cookie", alice);
+
+    Response hersPlain = site.get("/long/1", "Cookie", alice);
+    Response hers = site.get("/long/1", "Cookie", alice, "Accept-Encoding", "gzip");
+    Response his = site.get("/long/1", "Cookie", bob, "Accept-Encoding", "gzip");
+    Response hisPlain = site.get("/long/1", "Cookie", bob);
+
+    assertEquals("HIT", hers.xcache());
+    assertEquals("HIT", his.xcache());
+    assertEquals("gzip", hers.header("Content-Encoding"));
+    assertEquals(null, hersPlain.header("Content-Encoding"), "a client without gzip gets identity, as before");
+    assertTrue(hers.header("Vary").contains("Accept-Encoding"), hers.header("Vary"));
+    assertTrue(hersPlain.header("Vary").contains("Accept-Encoding"), hersPlain.header("Vary"));
+    assertEquals(String.valueOf(hers.body().length), hers.header("Content-Length"));
+    assertTrue(hers.body().length < hersPlain.body().length / 4, hers.body().length + " of " + hersPlain.body().length);
+    assertEquals(hersPlain.text(), new String(GzipMembers.gunzip(hers.body()), UTF_8));
+    assertEquals(hersPlain.text(), new String(GzipMembers.inflateOneMember(hers.body()), UTF_8));
+    assertEquals(hisPlain.text(), new String(GzipMembers.inflateOneMember(his.body()), UTF_8));
+    String herPage = hersPlain.text();
+    String hisPage = hisPlain.text();
+    assertTrue(herPage.startsWith("Signed in as aliceCart: umbrella-7731<main>"), herPage);
+    assertTrue(herPage.endsWith("[]Cart: umbrella-7731"), herPage);
+    assertTrue(hisPage.startsWith("Signed in as bobCart: kettle-0042<main>"), hisPage);
+    assertFalse(hisPage.contains("alice") || hisPage.contains("umbrella"), hisPage);
+    assertFalse(herPage.contains("bob") || herPage.contains("kettle"), herPage);
+    assertNotEquals(token(hersPlain), token(hisPlain));
+
+    assertEquals(hersPlain.header("ETag").replaceAll("\"$", "-gz\""), hers.header("ETag"), "a tag of its own per coding");
+    assertEquals(304, site.get("/long/1", "Cookie", alice, "Accept-Encoding", "gzip", "If-None-Match", hers.header("ETag"))
+        .status(), "her own unchanged page revalidates");
+    assertEquals(200, site.get("/long/1", "Cookie", bob, "Accept-Encoding", "gzip", "If-None-Match", hers.header("ETag"))
+        .status(), "her validator does not match his page");
+    Response head = site.head("/long/1", "Cookie", alice, "Accept-Encoding", "gzip");
+    assertEquals("gzip", head.header("Content-Encoding"));
+    assertEquals(String.valueOf(hers.body().length), head.header("Content-Length"), "HEAD: the length of her gzip page");
+    Response range = site.get("/long/1", "Cookie", alice, "Accept-Encoding", "gzip", "Range", "bytes=0-19");
+    assertEquals(206, range.status());
+    assertEquals(null, range.header("Content-Encoding"), "a range is of the identity page");
+    assertEquals(herPage.substring(0, 20), range.text());
+  }
+
+  @BothStores
+  void aRendererThatFailsStillGivesAGzipClientAValidBody(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+    String alice = signIn(site, "alice", "member", null);
+
+    Response built = site.get("/long/2", "Cookie", alice, "Accept-Encoding", "gzip");
+    Response hit = site.get("/long/2", "Cookie", alice, "Accept-Encoding", "gzip");
+
+    for (Response r : List.of(built, hit)) {
+      assertEquals(200, r.status());
+      assertEquals("gzip", r.header("Content-Encoding"), r.xcache());
+      String page = new String(GzipMembers.inflateOneMember(r.body()), UTF_8);
+      assertTrue(page.endsWith("</form>[]empty"), page);
+    }
+    assertEquals("HIT", hit.xcache());
+    assertEquals(2, site.cache.stats("long").fragmentFailures(), "the failing part, on each serve");
   }
 
   @BothStores

@@ -64,16 +64,40 @@ public final class PageSender {
    */
   public static void send(HttpServletRequest req, HttpServletResponse res, StoredPage page, long nowMillis,
       Label label, byte[] rendered, String renderedTag, Supplier<byte[]> identity, int maxBodyBytes) throws IOException {
+    Filled filled = rendered == null ? null
+        : new Filled(renderedTag != null ? renderedTag : BodyEncoding.etag(rendered), () -> rendered, null);
+    send(req, res, page, nowMillis, label, filled, identity, maxBodyBytes);
+  }
+
+  /**
+   * A stored page with placeholders, filled in for one serve: a new representation each time.
+   *
+   * @param etag     its entity tag (identity; the gzip answer's is this with {@code -gz})
+   * @param identity builds the filled-in body, called only if it is sent
+   * @param gzip     builds the same as one gzip member, called only if it is sent; null when the
+   *                 page is not worth compressing (then every client gets identity)
+   */
+  public record Filled(String etag, Supplier<byte[]> identity, Supplier<byte[]> gzip) {}
+
+  /**
+   * Serves a stored page, filled in when {@code filled} is given ({@code identity} then unused): a
+   * gzip client gets {@link Filled#gzip} when there is one, unless it asked for a range.
+   */
+  public static void send(HttpServletRequest req, HttpServletResponse res, StoredPage page, long nowMillis,
+      Label label, Filled filled, Supplier<byte[]> identity, int maxBodyBytes) throws IOException {
     boolean ranged = page.status() == 200 && req.getHeader("Range") != null;
-    boolean gzip = rendered == null && !ranged && page.gzipped() && acceptsGzip(req.getHeader("Accept-Encoding"));
+    boolean offersGzip = filled != null ? filled.gzip() != null : page.gzipped();
+    boolean gzip = !ranged && offersGzip && acceptsGzip(req.getHeader("Accept-Encoding"));
     // The application's own validators stand (a page with substituted counters is a new
     // representation on every serve: only its own tag then); the body hash only when it sent none.
-    String appEtag = rendered == null ? firstValue(page, "ETag") : null;
-    String lastModified = rendered == null ? firstValue(page, "Last-Modified") : null;
-    String etag = rendered != null ? (renderedTag != null ? renderedTag : BodyEncoding.etag(rendered)) : gzip ? page.etag() + "-gz" : page.etag();
+    String appEtag = filled == null ? firstValue(page, "ETag") : null;
+    String lastModified = filled == null ? firstValue(page, "Last-Modified") : null;
+    String identityTag = filled != null ? filled.etag() : page.etag();
+    String etag = gzip ? identityTag + "-gz" : identityTag;
     String sentTag = appEtag != null ? appEtag : "\"" + etag + "\"";
+    // Both codings of the same content answer each other's validator, as for a page without placeholders.
     List<String> answersTo = appEtag != null ? List.of(appEtag)
-        : rendered != null ? List.of(sentTag) : List.of(sentTag, "\"" + page.etag() + "\"", "\"" + page.etag() + "-gz\"");
+        : List.of(sentTag, "\"" + identityTag + "\"", "\"" + identityTag + "-gz\"");
 
     List<Header> headers = new ArrayList<>();
     Set<String> vary = new LinkedHashSet<>();
@@ -94,7 +118,7 @@ public final class PageSender {
         headers.add(h);
       }
     }
-    if (page.gzipped()) {
+    if (offersGzip) {
       vary.add("Accept-Encoding");
     }
 
@@ -123,11 +147,11 @@ public final class PageSender {
       res.setContentType(contentType);
     }
     byte[] body;
-    if (rendered != null) {
-      body = rendered;
-    } else if (gzip) {
+    if (gzip) {
       res.setHeader("Content-Encoding", "gzip");
-      body = page.body();
+      body = filled != null ? filled.gzip().get() : page.body();
+    } else if (filled != null) {
+      body = filled.identity().get();
     } else if (page.gzipped()) {
       body = identity != null ? identity.get() : BodyEncoding.gunzip(page.body(), maxBodyBytes);
     } else {
@@ -201,7 +225,7 @@ public final class PageSender {
   }
 
   /** Whether the client takes gzip: a gzip (or *) coding with a q-value above 0. */
-  static boolean acceptsGzip(String acceptEncoding) {
+  public static boolean acceptsGzip(String acceptEncoding) {
     if (acceptEncoding == null) {
       return false;
     }
