@@ -35,6 +35,12 @@ public class ClubApplication {
 
   @RestController
   public static class Pages {
+    private final org.springframework.context.ApplicationContext context;
+
+    public Pages(org.springframework.context.ApplicationContext context) {
+      this.context = context;
+    }
+
     @GetMapping("/news/{id}")
     @CachedPage(handler = "news", ttl = "5m", spec = "signed-in=roles:MEMBER")
     public String news(@PathVariable String id) {
@@ -42,11 +48,40 @@ public class ClubApplication {
           + call("news " + id) + "</p><form method=post action=/logout>" + PageCache.fragment("csrf") + "</form>";
     }
 
+    /**
+     * A page from a template whose placeholder is written as a Thymeleaf template writes it,
+     * {@code <span th:utext="${@pageFragments.marker('greeting')}"></span>}: the expression is
+     * evaluated as Thymeleaf's Spring dialect evaluates {@code ${...}} (SpEL, {@code @name} resolved
+     * as a bean of the application context), without Thymeleaf itself on the class path.
+     */
+    @GetMapping("/styled/{id}")
+    @CachedPage(handler = "styled", ttl = "5m", spec = "signed-in=roles:MEMBER")
+    public String styled(@PathVariable String id) {
+      call("styled " + id);
+      return SpelTemplate.render("<header>${@pageFragments.marker('greeting')}</header><h1>Styled " + id + "</h1>",
+          context);
+    }
+
     @GetMapping("/welcome")
     @CachedPage(handler = "welcome", ttl = "5m", spec = "signed-in=roles:MEMBER")
     public String welcome(Principal member) {
       call("welcome");
       return "<p>Welcome back, " + (member == null ? "guest" : member.getName()) + "</p>";
+    }
+  }
+
+  /** ${EXPRESSION} replaced by its SpEL value, {@code @bean} names resolved in the context: Thymeleaf-Spring's way. */
+  static final class SpelTemplate {
+    private static final java.util.regex.Pattern EXPRESSION = java.util.regex.Pattern.compile("\\$\\{(.+?)\\}");
+
+    static String render(String template, org.springframework.context.ApplicationContext context) {
+      org.springframework.expression.spel.support.StandardEvaluationContext evaluation =
+          new org.springframework.expression.spel.support.StandardEvaluationContext();
+      evaluation.setBeanResolver(new org.springframework.context.expression.BeanFactoryResolver(context));
+      org.springframework.expression.spel.standard.SpelExpressionParser parser =
+          new org.springframework.expression.spel.standard.SpelExpressionParser();
+      return EXPRESSION.matcher(template).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(
+          String.valueOf(parser.parseExpression(m.group(1)).getValue(evaluation))));
     }
   }
 

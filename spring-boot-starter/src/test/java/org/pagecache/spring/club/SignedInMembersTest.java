@@ -66,6 +66,20 @@ class SignedInMembersTest {
   }
 
   @Test
+  void aTemplateWritesThePlaceholderWithTheExpressionTheDocsGiveForThymeleaf() {
+    String alice = signIn("alice", "alice-pw");
+    String bob = signIn("bob", "bob-pw");
+
+    HttpResponse<byte[]> hers = get("/styled/1", "Cookie", alice);
+    HttpResponse<byte[]> his = get("/styled/1", "Cookie", bob);
+
+    assertEquals("<header>Signed in as alice</header><h1>Styled 1</h1>", Http.text(hers));
+    assertEquals("HIT", xCache(his));
+    assertEquals("<header>Signed in as bob</header><h1>Styled 1</h1>", Http.text(his));
+    assertEquals(1, ClubApplication.CALLS.get("styled 1").get());
+  }
+
+  @Test
   void aControllerThatReadsThePrincipalIsNeverShared() {
     String alice = signIn("alice", "alice-pw");
     String bob = signIn("bob", "bob-pw");
