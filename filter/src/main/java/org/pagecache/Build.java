@@ -106,7 +106,7 @@ final class Build implements AsyncCapture {
     shared.hideParameters(tools.ignoredParameters().hiddenFrom(p.parts().keyedParameters()));
     SignedInVisitors.Visitor visitor = p.notes().visitor;
     if (visitor != null) { // a signed-in visitor's build: the wrapper watches the principal, roles, Authorization, cookies
-      shared.watchSignedIn(visitor.rule().keyedRoles(), visitor.rule().principalKeyed());
+      shared.watchSignedIn(visitor.rule().keyedRoles(), visitor.rule().principalKeyed(), p.policy().cookies().vary());
     }
   }
 

@@ -84,7 +84,8 @@ class FragmentsSpec {
     SiteUnderTest site = sites.on(backend).before(security())
         .set("policies", "setup: enabled=false; " + (policies.isEmpty() ? "news: signed-in=roles:member|admin" : policies)
             + "; peek: signed-in=roles:member; leak: signed-in=roles:member; broken: signed-in=roles:member"
-            + "; plain: signed-in=roles:member; long: signed-in=roles:member")
+            + "; plain: signed-in=roles:member; long: signed-in=roles:member"
+            + "; themed: signed-in=roles:member, cookies=vary:theme; sniff: signed-in=roles:member, cookies=vary:theme")
         .handler("setup", SiteServlets.of((req, res, call) -> {
           HttpSession session = req.getSession(true);
           for (String name : List.of("member", "role", "cart")) {
@@ -111,6 +112,25 @@ class FragmentsSpec {
               + "<p>The same long article for every member of the group.</p>".repeat(60) + "</main><form>"
               + PageCache.fragment("csrf") + "</form>[" + PageCache.fragment("fails") + "]" + PageCache.fragment("cart"));
         }), "/long/*")
+        .handler("themed", SiteServlets.of((req, res, call) -> {
+          String theme = "plain"; // found as Spring's WebUtils.getCookie finds it: every name looked at
+          for (jakarta.servlet.http.Cookie c : req.getCookies() == null ? new jakarta.servlet.http.Cookie[0] : req.getCookies()) {
+            if (c.getName().equals("theme")) {
+              theme = c.getValue();
+            }
+          }
+          res.setContentType("text/html;charset=UTF-8");
+          res.getWriter().print("<body class=" + theme + "><header>" + PageCache.fragment("greeting") + "</header>built "
+              + call + "</body>");
+        }), "/themed")
+        .handler("sniff", SiteServlets.of((req, res, call) -> {
+          int length = 0; // the session cookie's value: not in the key
+          for (jakarta.servlet.http.Cookie c : req.getCookies()) {
+            length += c.getValue().length();
+          }
+          res.setContentType("text/html;charset=UTF-8");
+          res.getWriter().print("<p>" + (length > 0 ? "remembered" : "new") + "</p>");
+        }), "/sniff")
         .handler("peek", SiteServlets.of((req, res, call) -> {
           Principal user = req.getUserPrincipal();
           res.setContentType("text/html;charset=UTF-8");
@@ -279,6 +299,28 @@ class FragmentsSpec {
     assertEquals(1L, site.cache.stats("peek").sessionBypasses().get("signed-in:principal"));
     assertEquals("MISS", site.get("/peek").xcache(), "anonymous visitors are cached as before");
     assertEquals("HIT", site.get("/peek").xcache());
+  }
+
+  @BothStores
+  void aCookieInTheKeyIsNotPersonalButAnyOtherCookiesValueIs(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+    String alice = signIn(site, "alice", "member", null);
+    String bob = signIn(site, "bob", "member", null);
+
+    Response hers = site.get("/themed", "Cookie", alice + "; theme=dark");
+    assertTrue(hers.text().startsWith("<body class=dark><header>Signed in as alice"), hers.text());
+    Response his = site.get("/themed", "Cookie", bob + "; theme=dark");
+    assertEquals("HIT", his.xcache(), () -> "evidence: " + site.cache.stats("themed").sessionBypasses());
+    assertTrue(his.text().startsWith("<body class=dark><header>Signed in as bob"), his.text());
+    Response light = site.get("/themed", "Cookie", bob + "; theme=light");
+    assertEquals("MISS", light.xcache(), "the cookie's value keys the page");
+    assertTrue(light.text().startsWith("<body class=light>"), light.text());
+    assertEquals(null, site.cache.stats("themed").sessionBypasses().get("cookies"));
+
+    site.get("/sniff", "Cookie", alice + "; theme=dark");
+    assertEquals("BYPASS", site.get("/sniff", "Cookie", bob + "; theme=dark").xcache(),
+        "a build that read the session cookie's value stays its visitor's");
+    assertEquals(1L, site.cache.stats("sniff").sessionBypasses().get("cookies"));
   }
 
   @BothStores

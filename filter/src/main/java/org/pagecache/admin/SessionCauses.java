@@ -25,7 +25,7 @@ final class SessionCauses {
       case "principal" -> "a signed-in visitor's build read the principal";
       case "principal-name" -> "the signed-in user's name was in the page";
       case "authorization" -> "a signed-in visitor's build read the Authorization header";
-      case "cookies" -> "a signed-in visitor's build read the cookies";
+      case "cookies" -> "a signed-in visitor's build read a cookie not in the key (or the Cookie header)";
       case "sessions=off" -> "the policy says sessions=off";
       case "csrf-token" -> "the page read the CSRF token kept in the session";
       case "session-id" -> "the page used the session id";

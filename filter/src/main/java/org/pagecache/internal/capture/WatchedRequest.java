@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
@@ -58,6 +59,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   /** Set for a signed-in visitor's build: what of the visitor it may read (their roles in the key). */
   private volatile Set<String> keyedRoles;
   private volatile boolean principalKeyed;
+  private volatile Set<String> keyedCookies = Set.of();
 
   /**
    * Request attributes through which a filter before PageCache hands the page a token kept in the
@@ -94,6 +96,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     next.hiddenParameters = hiddenParameters;
     next.keyedRoles = keyedRoles;
     next.principalKeyed = principalKeyed;
+    next.keyedCookies = keyedCookies;
     return next;
   }
 
@@ -131,12 +134,16 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
 
   /**
    * This build is a signed-in visitor's, to be shared with their group: reading the principal, a
-   * role not in {@code keyedRoles}, {@code Authorization} or a cookie makes it the visitor's only
-   * (recorded in {@link #sessionReads()}). With {@code principalKeyed} (a page per user) the
-   * principal and every role may be read.
+   * role not in {@code keyedRoles}, {@code Authorization}, the {@code Cookie} header or the value of
+   * a cookie not in {@code keyedCookies} makes it the visitor's only (recorded in
+   * {@link #sessionReads()}). With {@code principalKeyed} (a page per user) the principal and every
+   * role may be read.
+   *
+   * @param keyedCookies the cookies whose values key the page ({@code cookies=vary:})
    */
-  public void watchSignedIn(Set<String> keyedRoles, boolean principalKeyed) {
+  public void watchSignedIn(Set<String> keyedRoles, boolean principalKeyed, Collection<String> keyedCookies) {
     this.principalKeyed = principalKeyed;
+    this.keyedCookies = Set.copyOf(keyedCookies);
     this.keyedRoles = Set.copyOf(keyedRoles);
   }
 
@@ -333,13 +340,22 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     return Collections.enumeration(names);
   }
 
+  /**
+   * For a signed-in build, the cookies not in the key are handed out as {@link WatchedCookie}s: their
+   * names may be looked at (finding a keyed cookie means looking at every name), their values count.
+   */
   @Override
   public Cookie[] getCookies() {
     reads.cookies();
-    if (signedIn()) {
-      sessionReads.used("cookies");
+    Cookie[] cookies = super.getCookies();
+    if (!signedIn() || cookies == null) {
+      return cookies;
     }
-    return super.getCookies();
+    Cookie[] watched = new Cookie[cookies.length];
+    for (int i = 0; i < cookies.length; i++) {
+      watched[i] = keyedCookies.contains(cookies[i].getName()) ? cookies[i] : WatchedCookie.of(cookies[i], sessionReads);
+    }
+    return watched;
   }
 
   /** The locale comes from Accept-Language: reading it is reading that header. */
