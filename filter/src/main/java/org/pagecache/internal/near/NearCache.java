@@ -29,8 +29,12 @@ import org.pagecache.internal.store.StoredPage.TagVersion;
  * confirmations, {@link #of(long, Duration, Clock, int)}, each entry is trusted for the window
  * after its own verification.)
  *
- * <p>For clients without gzip, the identity body of a gzipped page is inflated once per entry, on
- * its first such serve, instead of on every hit.
+ * <p>Entries keep the page as memcached holds it: for a compressible page, its gzip body only (about
+ * a quarter of the identity bytes), so the bound holds four times as many pages of a long tail. For
+ * clients without gzip, inflated bodies are kept apart ({@link InflatedBodies}), in at most a quarter
+ * of the bound, for the pages such clients read again (Caffeine's frequency-based admission): a hot
+ * page is inflated once, a page read rarely is inflated on its serve, which costs less than the
+ * memcached round trip a larger entry would have pushed out.
  *
  * <pre>{@code
  * NearCache near = NearCache.of(64L << 20, Duration.ofSeconds(1), clock, 1 << 23);
@@ -43,6 +47,7 @@ public final class NearCache {
   private static final int ENTRY_OVERHEAD = 400;
 
   private final Cache<String, Entry> cache; // null when off
+  private final InflatedBodies inflated; // null when off
   private final long trustMillis;
   private final long maxBytes;
   private final Clock clock;
@@ -58,12 +63,14 @@ public final class NearCache {
     this.maxBytes = on ? maxBytes : 0;
     this.clock = clock;
     this.maxBodyBytes = maxBodyBytes;
+    long forInflated = maxBytes / 4;
     this.cache = on
         // Evictions run on the writing thread (a few pointer moves), not later on the common pool:
         // the memory bound holds at once, and no pool thread is shared with the container's work.
-        ? Caffeine.newBuilder().maximumWeight(maxBytes).weigher((String k, Entry e) -> e.weight())
+        ? Caffeine.newBuilder().maximumWeight(maxBytes - forInflated).weigher((String k, Entry e) -> e.weight())
             .executor(Runnable::run).build()
         : null;
+    this.inflated = on ? new InflatedBodies(forInflated) : null;
   }
 
   /**
@@ -118,7 +125,7 @@ public final class NearCache {
 
   /**
    * Remembers a page memcached held at {@code verifiedAtMillis} (read by a lookup that started
-   * then, or just written). The same page seen again keeps its inflated body and only moves its
+   * then, or just written). The same page seen again keeps its entry (and inflated body) and only moves its
    * verification time forward.
    */
   public void remember(String key, String handler, StoredPage page, long verifiedAtMillis) {
@@ -127,13 +134,14 @@ public final class NearCache {
     }
     cache.asMap().compute(key, (k, old) -> old != null && samePage(old.page, page)
         ? old.verifiedAt(Math.max(old.verifiedAtMillis, verifiedAtMillis))
-        : new Entry(key, handler, page, verifiedAtMillis, null));
+        : new Entry(key, handler, page, verifiedAtMillis));
   }
 
   /** Forgets one page (an evict, or an entry found no longer servable). */
   public void drop(String key) {
     if (cache != null) {
       cache.invalidate(key);
+      inflated.drop(key);
     }
   }
 
@@ -152,22 +160,15 @@ public final class NearCache {
   }
 
   /**
-   * The identity body of a page this request got from the near cache, inflated at most once per
-   * entry (the entry is re-weighed with it); for any other page, a supplier that inflates it.
+   * The identity body of a page this request got from the near cache, kept for the next such
+   * serve if it earns its place (see the class comment); for any other page, a supplier that
+   * inflates it.
    */
   public Supplier<byte[]> identityBody(Entry served, StoredPage page) {
-    if (served == null || served.page != page || cache == null) {
+    if (served == null || served.page != page || cache == null || !page.gzipped()) {
       return () -> inflate(page);
     }
-    return () -> {
-      byte[] known = served.identity;
-      if (known != null) {
-        return known;
-      }
-      byte[] body = inflate(page);
-      cache.asMap().replace(served.key, served, new Entry(served.key, served.handler, page, served.verifiedAtMillis, body));
-      return body;
-    };
+    return () -> inflated.of(served.key, page, () -> inflate(page));
   }
 
   private byte[] inflate(StoredPage page) {
@@ -190,7 +191,8 @@ public final class NearCache {
 
   /** The estimated memory of the pages held. */
   public long bytes() {
-    return cache == null ? 0 : cache.policy().eviction().map(ev -> ev.weightedSize().orElse(0L)).orElse(0L);
+    return cache == null ? 0
+        : cache.policy().eviction().map(ev -> ev.weightedSize().orElse(0L)).orElse(0L) + inflated.bytes();
   }
 
   /** The bound ({@code near.size}), 0 when off. */
@@ -218,23 +220,18 @@ public final class NearCache {
         && a.gzipped() == b.gzipped() && a.tags().equals(b.tags()) && a.vary().equals(b.vary());
   }
 
-  /**
-   * One remembered page. Immutable: a new verification or an inflated body replaces the entry (so
-   * Caffeine weighs it again).
-   */
+  /** One remembered page. Immutable: a new verification replaces the entry. */
   public static final class Entry {
     final String key;
     final String handler;
     final StoredPage page;
     final long verifiedAtMillis;
-    final byte[] identity;
 
-    Entry(String key, String handler, StoredPage page, long verifiedAtMillis, byte[] identity) {
+    Entry(String key, String handler, StoredPage page, long verifiedAtMillis) {
       this.key = key;
       this.handler = handler;
       this.page = page;
       this.verifiedAtMillis = verifiedAtMillis;
-      this.identity = identity;
     }
 
     public StoredPage page() {
@@ -242,11 +239,11 @@ public final class NearCache {
     }
 
     Entry verifiedAt(long millis) {
-      return new Entry(key, handler, page, millis, identity);
+      return new Entry(key, handler, page, millis);
     }
 
     int weight() {
-      long w = ENTRY_OVERHEAD + 2L * key.length() + page.body().length + (identity != null && identity != page.body() ? identity.length : 0);
+      long w = ENTRY_OVERHEAD + 2L * key.length() + page.body().length;
       for (Header h : page.headers()) {
         w += 48 + 2L * (h.name().length() + h.value().length());
       }
