@@ -15,11 +15,13 @@ import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import net.rubyeye.xmemcached.GetsResponse;
+import net.rubyeye.xmemcached.HashAlgorithm;
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import net.rubyeye.xmemcached.command.BinaryCommandFactory;
 import net.rubyeye.xmemcached.command.TextCommandFactory;
 import net.rubyeye.xmemcached.exception.MemcachedException;
+import net.rubyeye.xmemcached.impl.ArrayMemcachedSessionLocator;
 import net.rubyeye.xmemcached.impl.KetamaMemcachedSessionLocator;
 
 /**
@@ -129,7 +131,10 @@ public final class MemcachedStore implements Store {
 
   private XMemcachedClientBuilder builder(Settings settings, ConnectionLog log, boolean reconnect) {
     XMemcachedClientBuilder builder = new XMemcachedClientBuilder(servers.addresses(), servers.weights());
-    builder.setSessionLocator(new KetamaMemcachedSessionLocator());
+    // Ketama hashes every key with MD5 on every call; with one server (each node of a cluster has its
+    // own client) there is nothing to choose, so the plain locator saves that work.
+    builder.setSessionLocator(servers.addresses().size() == 1
+        ? new ArrayMemcachedSessionLocator(HashAlgorithm.NATIVE_HASH) : new KetamaMemcachedSessionLocator());
     // false: a dead server leaves the ring instead of failing the keys that hash to it.
     builder.setFailureMode(false);
     builder.setOpTimeout(opTimeoutMillis);

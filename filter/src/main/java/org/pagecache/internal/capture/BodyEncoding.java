@@ -1,16 +1,11 @@
 package org.pagecache.internal.capture;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Locale;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.GZIPOutputStream;
 
 /** How a stored body is encoded: which types are worth compressing, gzip both ways, its strong validator. */
 public final class BodyEncoding {
@@ -34,24 +29,12 @@ public final class BodyEncoding {
   }
 
   public static byte[] gzip(byte[] body) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(body.length / 3 + 64);
-    try (GZIPOutputStream gz = new GZIPOutputStream(out, 8192)) {
-      gz.write(body);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
+    return Gzip.compress(body);
   }
 
   /** Decompresses; the size bound keeps a hostile entry from inflating without limit. */
   public static byte[] gunzip(byte[] body, int maxBytes) throws IOException {
-    try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(body), 8192)) {
-      byte[] out = in.readNBytes(maxBytes + 1);
-      if (out.length > maxBytes) {
-        throw new IOException("gzip body inflates beyond " + maxBytes + " bytes");
-      }
-      return out;
-    }
+    return Gzip.decompress(body, maxBytes);
   }
 
   /** A strong validator of the identity body: 128 bits of SHA-256, URL-safe base64. */

@@ -41,6 +41,9 @@ final class NodeRing {
 
   /** The node that owns the key. */
   int node(String key) {
+    if (size == 1) {
+      return 0; // one node owns every key: no digest to compute on every call
+    }
     Map.Entry<Long, Integer> e = points.ceilingEntry(point(md5(key), 0));
     return (e != null ? e : points.firstEntry()).getValue();
   }
