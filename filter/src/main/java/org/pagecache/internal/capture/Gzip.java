@@ -2,8 +2,9 @@ package org.pagecache.internal.capture;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
@@ -18,9 +19,10 @@ import java.util.zip.Inflater;
  * bound) goes the general way of {@link GZIPInputStream}, so nothing valid is refused.
  */
 final class Gzip {
-  private static final int POOLED = Math.max(2, 2 * Runtime.getRuntime().availableProcessors());
-  private static final BlockingQueue<Deflater> DEFLATERS = new ArrayBlockingQueue<>(POOLED);
-  private static final BlockingQueue<Inflater> INFLATERS = new ArrayBlockingQueue<>(POOLED);
+  private static final int POOLED = Math.max(4, 4 * Runtime.getRuntime().availableProcessors());
+  private static final Pool<Deflater> DEFLATERS =
+      new Pool<>(POOLED, () -> new Deflater(Deflater.DEFAULT_COMPRESSION, true), Deflater::end);
+  private static final Pool<Inflater> INFLATERS = new Pool<>(POOLED, () -> new Inflater(true), Inflater::end);
   /** ID1 ID2 CM(deflate) FLG(none) MTIME(0) XFL(0) OS(unknown): what GZIPOutputStream writes too. */
   private static final byte[] HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff};
   private static final int TRAILER = 8;
@@ -28,10 +30,7 @@ final class Gzip {
   private Gzip() {}
 
   static byte[] compress(byte[] body) {
-    Deflater d = DEFLATERS.poll();
-    if (d == null) {
-      d = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
-    }
+    Deflater d = DEFLATERS.take();
     try {
       d.setInput(body);
       d.finish();
@@ -52,9 +51,7 @@ final class Gzip {
       return out;
     } finally {
       d.reset();
-      if (!DEFLATERS.offer(d)) {
-        d.end();
-      }
+      DEFLATERS.giveBack(d);
     }
   }
 
@@ -65,10 +62,7 @@ final class Gzip {
     if (!plain) {
       return general(gz, maxBytes);
     }
-    Inflater inf = INFLATERS.poll();
-    if (inf == null) {
-      inf = new Inflater(true);
-    }
+    Inflater inf = INFLATERS.take();
     try {
       inf.setInput(gz, HEADER.length, gz.length - HEADER.length);
       byte[] out = new byte[size];
@@ -93,9 +87,7 @@ final class Gzip {
       throw new IOException("gzip body: " + e.getMessage(), e);
     } finally {
       inf.reset();
-      if (!INFLATERS.offer(inf)) {
-        inf.end();
-      }
+      INFLATERS.giveBack(inf);
     }
   }
 
@@ -124,5 +116,50 @@ final class Gzip {
     b[at + 1] = (byte) (v >>> 8);
     b[at + 2] = (byte) (v >>> 16);
     b[at + 3] = (byte) (v >>> 24);
+  }
+
+  /**
+   * A few reusable objects in slots taken and given back with one atomic swap each: no lock, so
+   * request threads never queue behind each other for a codec (a lock-based queue made them park).
+   * An object made when every slot is empty, or given back when every slot is full, is simply made
+   * or ended.
+   */
+  static final class Pool<T> {
+    private final AtomicReferenceArray<T> slots;
+    private final Supplier<T> make;
+    private final Consumer<T> end;
+
+    Pool(int size, Supplier<T> make, Consumer<T> end) {
+      this.slots = new AtomicReferenceArray<>(size);
+      this.make = make;
+      this.end = end;
+    }
+
+    T take() {
+      int n = slots.length();
+      int start = (int) (Thread.currentThread().getId() % n);
+      for (int i = 0; i < n; i++) {
+        int at = (start + i) % n;
+        if (slots.getPlain(at) != null) {
+          T t = slots.getAndSet(at, null);
+          if (t != null) {
+            return t;
+          }
+        }
+      }
+      return make.get();
+    }
+
+    void giveBack(T t) {
+      int n = slots.length();
+      int start = (int) (Thread.currentThread().getId() % n);
+      for (int i = 0; i < n; i++) {
+        int at = (start + i) % n;
+        if (slots.getPlain(at) == null && slots.compareAndSet(at, null, t)) {
+          return;
+        }
+      }
+      end.accept(t);
+    }
   }
 }
