@@ -31,10 +31,9 @@ import org.pagecache.internal.store.StoredPage.TagVersion;
  *
  * <p>Entries keep the page as memcached holds it: for a compressible page, its gzip body only (about
  * a quarter of the identity bytes), so the bound holds four times as many pages of a long tail. For
- * clients without gzip, inflated bodies are kept apart ({@link InflatedBodies}), in at most a quarter
- * of the bound, for the pages such clients read again (Caffeine's frequency-based admission): a hot
- * page is inflated once, a page read rarely is inflated on its serve, which costs less than the
- * memcached round trip a larger entry would have pushed out.
+ * clients without gzip, a page's inflated body is an entry of its own in the same bound: Caffeine's
+ * admission (W-TinyLFU, by how often each is read) weighs keeping a hot page's inflated body against
+ * keeping a colder page at all, so a hot page is inflated once and a page read rarely on its serve.
  *
  * <pre>{@code
  * NearCache near = NearCache.of(64L << 20, Duration.ofSeconds(1), clock, 1 << 23);
@@ -46,8 +45,7 @@ public final class NearCache {
   /** Bytes an entry costs besides its bodies and headers (objects, key, Caffeine's node): an estimate. */
   private static final int ENTRY_OVERHEAD = 400;
 
-  private final Cache<String, Entry> cache; // null when off
-  private final InflatedBodies inflated; // null when off
+  private final Cache<String, Held> cache; // null when off: pages (Entry) and their inflated bodies
   private final long trustMillis;
   private final long maxBytes;
   private final Clock clock;
@@ -63,14 +61,12 @@ public final class NearCache {
     this.maxBytes = on ? maxBytes : 0;
     this.clock = clock;
     this.maxBodyBytes = maxBodyBytes;
-    long forInflated = maxBytes / 4;
     this.cache = on
         // Evictions run on the writing thread (a few pointer moves), not later on the common pool:
         // the memory bound holds at once, and no pool thread is shared with the container's work.
-        ? Caffeine.newBuilder().maximumWeight(maxBytes - forInflated).weigher((String k, Entry e) -> e.weight())
+        ? Caffeine.newBuilder().maximumWeight(maxBytes).weigher((String k, Held h) -> h.weight(k))
             .executor(Runnable::run).build()
         : null;
-    this.inflated = on ? new InflatedBodies(forInflated) : null;
   }
 
   /**
@@ -103,7 +99,7 @@ public final class NearCache {
     if (cache == null) {
       return null;
     }
-    Entry e = cache.getIfPresent(key);
+    Entry e = cache.getIfPresent(key) instanceof Entry held ? held : null;
     if (e == null) {
       if (confirmations != null) {
         confirmations.firstLookup(handler);
@@ -132,8 +128,8 @@ public final class NearCache {
     if (cache == null || page.isUncacheableMarker() || page.body().length > maxBodyBytes) {
       return;
     }
-    cache.asMap().compute(key, (k, old) -> old != null && samePage(old.page, page)
-        ? old.verifiedAt(Math.max(old.verifiedAtMillis, verifiedAtMillis))
+    cache.asMap().compute(key, (k, old) -> old instanceof Entry e && samePage(e.page, page)
+        ? e.verifiedAt(Math.max(e.verifiedAtMillis, verifiedAtMillis))
         : new Entry(key, handler, page, verifiedAtMillis));
   }
 
@@ -141,21 +137,21 @@ public final class NearCache {
   public void drop(String key) {
     if (cache != null) {
       cache.invalidate(key);
-      inflated.drop(key);
+      cache.invalidate(Inflated.key(key));
     }
   }
 
   /** Forgets every page of the handler (a refresh made in this JVM). */
   public void dropHandler(String handler) {
     if (cache != null) {
-      cache.asMap().values().removeIf(e -> e.handler.equals(handler));
+      cache.asMap().values().removeIf(h -> h.handler().equals(handler));
     }
   }
 
   /** Forgets every page carrying the tag (an invalidation made in this JVM). */
   public void dropTag(String tag) {
     if (cache != null) {
-      cache.asMap().values().removeIf(e -> e.page.tags().stream().anyMatch(t -> t.tag().equals(tag)));
+      cache.asMap().values().removeIf(h -> h.page().tags().stream().anyMatch(t -> t.tag().equals(tag)));
     }
   }
 
@@ -168,7 +164,15 @@ public final class NearCache {
     if (served == null || served.page != page || cache == null || !page.gzipped()) {
       return () -> inflate(page);
     }
-    return () -> inflated.of(served.key, page, () -> inflate(page));
+    return () -> {
+      String key = Inflated.key(served.key);
+      if (cache.getIfPresent(key) instanceof Inflated known && known.page == page) {
+        return known.body;
+      }
+      byte[] body = inflate(page);
+      cache.put(key, new Inflated(served.handler, page, body));
+      return body;
+    };
   }
 
   private byte[] inflate(StoredPage page) {
@@ -186,13 +190,13 @@ public final class NearCache {
 
   /** Pages held (Caffeine's estimate). */
   public long entries() {
-    return cache == null ? 0 : cache.estimatedSize();
+    return cache == null ? 0 : cache.asMap().values().stream().filter(Entry.class::isInstance).count();
   }
 
   /** The estimated memory of the pages held. */
   public long bytes() {
     return cache == null ? 0
-        : cache.policy().eviction().map(ev -> ev.weightedSize().orElse(0L)).orElse(0L) + inflated.bytes();
+        : cache.policy().eviction().map(ev -> ev.weightedSize().orElse(0L)).orElse(0L);
   }
 
   /** The bound ({@code near.size}), 0 when off. */
@@ -220,8 +224,33 @@ public final class NearCache {
         && a.gzipped() == b.gzipped() && a.tags().equals(b.tags()) && a.vary().equals(b.vary());
   }
 
+  /** What the near cache holds under a key: a page, or a page's inflated body. */
+  private sealed interface Held permits Entry, Inflated {
+    String handler();
+
+    StoredPage page();
+
+    int weight(String key);
+  }
+
+  /**
+   * The identity body of the exact page it was inflated from (the same {@link StoredPage} object as
+   * the page's entry), under a key of its own: a page rebuilt under the same key never meets it.
+   */
+  private record Inflated(String handler, StoredPage page, byte[] body) implements Held {
+    /** A key no page key can be: page keys are printable ASCII. */
+    static String key(String pageKey) {
+      return "\u0000" + pageKey;
+    }
+
+    @Override
+    public int weight(String key) {
+      return (int) Math.min(Integer.MAX_VALUE, ENTRY_OVERHEAD / 2 + 2L * key.length() + body.length);
+    }
+  }
+
   /** One remembered page. Immutable: a new verification replaces the entry. */
-  public static final class Entry {
+  public static final class Entry implements Held {
     final String key;
     final String handler;
     final StoredPage page;
@@ -234,15 +263,22 @@ public final class NearCache {
       this.verifiedAtMillis = verifiedAtMillis;
     }
 
+    @Override
     public StoredPage page() {
       return page;
+    }
+
+    @Override
+    public String handler() {
+      return handler;
     }
 
     Entry verifiedAt(long millis) {
       return new Entry(key, handler, page, millis);
     }
 
-    int weight() {
+    @Override
+    public int weight(String key) {
       long w = ENTRY_OVERHEAD + 2L * key.length() + page.body().length;
       for (Header h : page.headers()) {
         w += 48 + 2L * (h.name().length() + h.value().length());
