@@ -43,6 +43,9 @@ record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain 
     SignedInVisitors.Visitor visitor;
     /** This request's place in the JVM's waiting list, closed once its answer is sent; null when it never joined. */
     WaitingList.Ticket ticket;
+    /** The page this request built and the identity body it was made from: served without inflating it again. */
+    StoredPage built;
+    byte[] builtIdentity;
 
     /** Ends this request's wait in the JVM: a leader's close releases whoever still waits with it. */
     void leaveWaitingList() {

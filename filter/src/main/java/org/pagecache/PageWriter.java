@@ -82,6 +82,8 @@ final class PageWriter {
     StoredPage page = PageBuilder.build(c, new PageBuilder.Context(now, fresh.toMillis(), now - start,
         found.token(), tags == null ? List.of() : tags, LiveCounts.declared(p.req()), Placeholders.contains(c.body()),
         vary, tools.cacheHeader(), mustRevalidate, d.ageSeconds()));
+    p.notes().built = page;
+    p.notes().builtIdentity = c.body(); // what the stored body inflates to: this request's answer needs no gunzip
     byte[] bytes = tools.codec().encode(page);
     if (tags == null) {
       p.stats().record(Event.ERROR);

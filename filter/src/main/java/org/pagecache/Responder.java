@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.capture.WatchedRequest;
 import org.pagecache.internal.capture.CapturedResponse;
@@ -49,8 +50,14 @@ final class Responder {
   void serve(PageRequest p, StoredPage page, CacheStatus status) throws IOException {
     Map<String, Long> counts = p.isHead() || page.viewKeys().isEmpty() ? Map.of() : live.count(page.viewKeys());
     PageSender.send(p.req(), p.res(), page, clock.millis(), label(status),
-        page.placeholders() ? fill(p, page, counts, status) : null, near.identityBody(p.notes().nearEntry, page),
+        page.placeholders() ? fill(p, page, counts, status) : null, identity(p, page),
         maxEntrySize * 8);
+  }
+
+  /** The page's identity body: the one this request built it from, or the near cache's. */
+  private Supplier<byte[]> identity(PageRequest p, StoredPage page) {
+    byte[] built = p.notes().built == page ? p.notes().builtIdentity : null;
+    return built != null ? () -> built : near.identityBody(p.notes().nearEntry, page);
   }
 
   /**
