@@ -2,6 +2,7 @@ package org.pagecache.internal.capture;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -39,13 +40,13 @@ final class Gzip {
       int n = HEADER.length;
       while (!d.finished()) {
         if (n == out.length) {
-          out = java.util.Arrays.copyOf(out, out.length * 2);
+          out = Arrays.copyOf(out, out.length * 2);
         }
         n += d.deflate(out, n, out.length - n);
       }
       CRC32 crc = new CRC32();
       crc.update(body);
-      out = java.util.Arrays.copyOf(out, n + TRAILER);
+      out = Arrays.copyOf(out, n + TRAILER);
       putIntLe(out, n, (int) crc.getValue());
       putIntLe(out, n + 4, body.length);
       return out;

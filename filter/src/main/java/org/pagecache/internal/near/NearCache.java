@@ -121,8 +121,8 @@ public final class NearCache {
 
   /**
    * Remembers a page memcached held at {@code verifiedAtMillis} (read by a lookup that started
-   * then, or just written). The same page seen again keeps its entry (and inflated body) and only moves its
-   * verification time forward.
+   * then, or just written). The same page seen again keeps its entry (and so its inflated body) and
+   * only moves its verification time forward.
    */
   public void remember(String key, String handler, StoredPage page, long verifiedAtMillis) {
     if (cache == null || page.isUncacheableMarker() || page.body().length > maxBodyBytes) {
@@ -188,7 +188,7 @@ public final class NearCache {
 
   // What PageCache.nearStats() reads for the admin page and api/stats.
 
-  /** Pages held (Caffeine's estimate). */
+  /** Pages held, not counting their inflated bodies (a walk over the entries: for stats, not the request path). */
   public long entries() {
     return cache == null ? 0 : cache.asMap().values().stream().filter(Entry.class::isInstance).count();
   }
