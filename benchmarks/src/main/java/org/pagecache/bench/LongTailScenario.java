@@ -119,10 +119,10 @@ final class LongTailScenario {
         long setsBefore = memcached.stat(0, "cmd_set");
         long passStart = System.nanoTime();
         pass(ways.get(1).base, false);
-        pass(ways.get(4).base, false);
         double passSeconds = (System.nanoTime() - passStart) / 1e9;
         long sets = memcached.stat(0, "cmd_set") - setsBefore;
         MacroBench.progress(String.format(Locale.ROOT, "longtail: PageCache pass %.1f s, %d sets", passSeconds, sets));
+        pass(ways.get(4).base, false);
         pass(ways.get(2).base, false);
         pass(ways.get(3).base, false);
         // nginx and Varnish keep the gzip answer apart (Vary: Accept-Encoding): warmed for it too.
