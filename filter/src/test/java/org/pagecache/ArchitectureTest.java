@@ -66,6 +66,7 @@ class ArchitectureTest {
       Map.entry("org.pagecache.internal.config", 0),
       Map.entry("org.pagecache.internal.html", 0),
       Map.entry("org.pagecache.internal.json", 0),
+      Map.entry("org.pagecache.internal.gzip", 0),
       Map.entry("org.pagecache.internal", 0)); // its package-info only
 
   static final Set<String> API = Set.of("org.pagecache", "org.pagecache.admin", "org.pagecache.counters",

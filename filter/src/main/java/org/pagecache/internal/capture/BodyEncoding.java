@@ -6,6 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Locale;
+import org.pagecache.internal.gzip.Gzip;
 
 /** How a stored body is encoded: which types are worth compressing, gzip both ways, its strong validator. */
 public final class BodyEncoding {

@@ -2,11 +2,10 @@ package org.pagecache.internal.fragments;
 
 import java.io.ByteArrayOutputStream;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 import org.pagecache.internal.fragments.Placeholders.Placeholder;
+import org.pagecache.internal.gzip.Pool;
 
 /**
  * A page with placeholders, its static text deflated once, so a gzip client gets a gzip answer
@@ -36,7 +35,7 @@ public final class GzipShell {
   private static final byte[] HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff};
   /** A final fixed-Huffman block holding only its end code: BFINAL 1, BTYPE 01, seven zero bits. */
   private static final byte[] FINAL_BLOCK = {0x03, 0x00};
-  private static final BlockingQueue<Deflater> PART_DEFLATERS = new ArrayBlockingQueue<>(8);
+  private static final Pool<Deflater> PART_DEFLATERS = Pool.deflaters(8, Deflater.BEST_SPEED);
 
   private final int length;
   private final List<Placeholder> placeholders;
@@ -138,17 +137,12 @@ public final class GzipShell {
     if (length < DEFLATE_PARTS_FROM) {
       return stored(source, from, length);
     }
-    Deflater d = PART_DEFLATERS.poll();
-    if (d == null) {
-      d = new Deflater(Deflater.BEST_SPEED, true);
-    }
+    Deflater d = PART_DEFLATERS.take();
     try {
       return deflate(d, source, from, length);
     } finally {
       d.reset(); // a fresh stream for the next part: it must not refer to this one
-      if (!PART_DEFLATERS.offer(d)) {
-        d.end();
-      }
+      PART_DEFLATERS.giveBack(d);
     }
   }
 

@@ -1,11 +1,8 @@
-package org.pagecache.internal.capture;
+package org.pagecache.internal.gzip;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
@@ -19,10 +16,9 @@ import java.util.zip.Inflater;
  * this class does not recognise as one gzip member (several members, odd flags, a size past the
  * bound) goes the general way of {@link GZIPInputStream}, so nothing valid is refused.
  */
-final class Gzip {
+public final class Gzip {
   private static final int POOLED = Math.max(4, 4 * Runtime.getRuntime().availableProcessors());
-  private static final Pool<Deflater> DEFLATERS =
-      new Pool<>(POOLED, () -> new Deflater(Deflater.DEFAULT_COMPRESSION, true), Deflater::end);
+  private static final Pool<Deflater> DEFLATERS = Pool.deflaters(POOLED, Deflater.DEFAULT_COMPRESSION);
   private static final Pool<Inflater> INFLATERS = new Pool<>(POOLED, () -> new Inflater(true), Inflater::end);
   /** ID1 ID2 CM(deflate) FLG(none) MTIME(0) XFL(0) OS(unknown): what GZIPOutputStream writes too. */
   private static final byte[] HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff};
@@ -30,7 +26,8 @@ final class Gzip {
 
   private Gzip() {}
 
-  static byte[] compress(byte[] body) {
+  /** One gzip member of the body, at zlib's default level (what GZIPOutputStream writes). */
+  public static byte[] compress(byte[] body) {
     Deflater d = DEFLATERS.take();
     try {
       d.setInput(body);
@@ -56,7 +53,8 @@ final class Gzip {
     }
   }
 
-  static byte[] decompress(byte[] gz, int maxBytes) throws IOException {
+  /** The body of a gzip stream, at most {@code maxBytes} bytes; anything else is an IOException. */
+  public static byte[] decompress(byte[] gz, int maxBytes) throws IOException {
     int size = gz.length >= HEADER.length + TRAILER ? intLe(gz, gz.length - 4) : -1;
     boolean plain = size >= 0 && size <= maxBytes && (gz[0] & 0xff) == 0x1f && (gz[1] & 0xff) == 0x8b && gz[2] == 8
         && gz[3] == 0;
@@ -117,50 +115,5 @@ final class Gzip {
     b[at + 1] = (byte) (v >>> 8);
     b[at + 2] = (byte) (v >>> 16);
     b[at + 3] = (byte) (v >>> 24);
-  }
-
-  /**
-   * A few reusable objects in slots taken and given back with one atomic swap each: no lock, so
-   * request threads never queue behind each other for a codec (a lock-based queue made them park).
-   * An object made when every slot is empty, or given back when every slot is full, is simply made
-   * or ended.
-   */
-  static final class Pool<T> {
-    private final AtomicReferenceArray<T> slots;
-    private final Supplier<T> make;
-    private final Consumer<T> end;
-
-    Pool(int size, Supplier<T> make, Consumer<T> end) {
-      this.slots = new AtomicReferenceArray<>(size);
-      this.make = make;
-      this.end = end;
-    }
-
-    T take() {
-      int n = slots.length();
-      int start = (int) (Thread.currentThread().getId() % n);
-      for (int i = 0; i < n; i++) {
-        int at = (start + i) % n;
-        if (slots.getPlain(at) != null) {
-          T t = slots.getAndSet(at, null);
-          if (t != null) {
-            return t;
-          }
-        }
-      }
-      return make.get();
-    }
-
-    void giveBack(T t) {
-      int n = slots.length();
-      int start = (int) (Thread.currentThread().getId() % n);
-      for (int i = 0; i < n; i++) {
-        int at = (start + i) % n;
-        if (slots.getPlain(at) == null && slots.compareAndSet(at, null, t)) {
-          return;
-        }
-      }
-      end.accept(t);
-    }
   }
 }
