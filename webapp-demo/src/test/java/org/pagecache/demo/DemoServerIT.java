@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.eclipse.jetty.server.NetworkConnector;
 import org.eclipse.jetty.server.Server;
+import org.pagecache.testing.containers.Deployment;
 
 /**
  * The demo WAR in the embedded Jetty of {@link DemoServer}, what scripts/demo.sh runs. In one JVM

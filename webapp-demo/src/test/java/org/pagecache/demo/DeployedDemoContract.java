@@ -25,6 +25,7 @@ import org.pagecache.testing.Eventually;
 import org.pagecache.testing.HeadlessChromium;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
+import org.pagecache.testing.containers.Deployment;
 
 /**
  * What must hold wherever the demo WAR is deployed: on standalone Jetty, on standalone Tomcat, and
@@ -43,6 +44,8 @@ abstract class DeployedDemoContract {
   static final String ADMIN_TOKEN = "token-" + UUID.randomUUID();
   static final long DELAY_MILLIS = 100;
   static final Duration READY_WITHIN = Duration.ofSeconds(60);
+  /** A public page of the demo that answers 200 once the WAR is deployed. */
+  static final String READY_PATH = "/cms/stats";
 
   Deployment site;
 

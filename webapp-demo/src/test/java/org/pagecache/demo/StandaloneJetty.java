@@ -5,9 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import org.pagecache.testing.MemcachedExtension;
+import org.pagecache.testing.containers.Deployment;
+import org.pagecache.testing.containers.JettyBase;
 
 /**
  * The demo WAR on a standalone Jetty 12 (the jetty-home distribution), set up the way
@@ -43,21 +43,8 @@ final class StandaloneJetty {
 
   private static Deployment deploy(Path jettyHome, Path base, String modules, Path war, Path workDir,
       Map<String, String> env, Duration readyWithin) {
-    try {
-      Files.createDirectories(base.resolve("webapps"));
-      Files.createDirectories(base.resolve("work")); // Jetty unpacks the WAR here instead of in /tmp
-    } catch (IOException e) {
-      throw new UncheckedIOException("jetty base " + base, e);
-    }
-    String startJar = jettyHome.resolve("start.jar").toString();
-    ContainerProcess.run("jetty --add-modules", List.of(ContainerProcess.java(), "-jar", startJar,
-        "jetty.home=" + jettyHome, "jetty.base=" + base, "--add-modules=" + modules),
-        base, workDir.resolve("jetty-add-modules.log"), Duration.ofSeconds(60));
-    RunningContainer.copy(war, base.resolve("webapps/ROOT.war"));
-    int port = MemcachedExtension.freePort();
-    return RunningContainer.start("jetty", List.of(ContainerProcess.java(), "-jar", startJar,
-        "jetty.home=" + jettyHome, "jetty.base=" + base, "jetty.http.host=127.0.0.1", "jetty.http.port=" + port),
-        env, base, workDir.resolve("jetty.log"), port, readyWithin);
+    return new JettyBase(jettyHome, base, workDir, modules).war("ROOT", war)
+        .start(env, DeployedDemoContract.READY_PATH, readyWithin);
   }
 
   /** The same files docs/deploy.md shows. */

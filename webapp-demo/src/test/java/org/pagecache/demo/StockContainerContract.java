@@ -18,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
+import org.pagecache.testing.containers.Deployment;
 
 /**
  * The demo WAR deployed unchanged on a container nobody prepared for it: no login realm, no user,

@@ -2,6 +2,7 @@ package org.pagecache.demo;
 
 import java.nio.file.Path;
 import java.util.Map;
+import org.pagecache.testing.containers.Deployment;
 
 /**
  * The demo WAR on a stock Jetty 12 base ({@code --add-modules=http,ee10-deploy}, no login service).

@@ -1,4 +1,4 @@
-package org.pagecache.demo;
+package org.pagecache.testing.containers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  *   }
  * </pre>
  */
-final class ContainerProcess implements AutoCloseable {
+public final class ContainerProcess implements AutoCloseable {
   private static final Set<ContainerProcess> RUNNING = ConcurrentHashMap.newKeySet();
   private static final Duration POLITE_STOP = Duration.ofSeconds(10);
 
@@ -51,7 +51,7 @@ final class ContainerProcess implements AutoCloseable {
   }
 
   /** The {@code java} binary of this JVM, so the containers run on the JDK the build runs on. */
-  static String java() {
+  public static String java() {
     return ProcessHandle.current().info().command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
   }
@@ -61,7 +61,7 @@ final class ContainerProcess implements AutoCloseable {
    * PAGECACHE_ and DEMO_ variables of the machine, so only the test's configuration counts);
    * stdout and stderr go to {@code log}.
    */
-  static ContainerProcess start(String name, List<String> command, Map<String, String> env, Path dir, Path log) {
+  public static ContainerProcess start(String name, List<String> command, Map<String, String> env, Path dir, Path log) {
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
         .redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("PAGECACHE_") || k.startsWith("DEMO_"));
@@ -76,7 +76,7 @@ final class ContainerProcess implements AutoCloseable {
   }
 
   /** Runs a short command to completion (e.g. creating a Jetty base); fails with its output. */
-  static void run(String name, List<String> command, Path dir, Path log, Duration timeout) {
+  public static void run(String name, List<String> command, Path dir, Path log, Duration timeout) {
     try (ContainerProcess p = start(name, command, Map.of(), dir, log)) {
       if (!p.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new IllegalStateException(name + " did not finish within " + timeout + "\n" + p.logTail());
@@ -91,7 +91,7 @@ final class ContainerProcess implements AutoCloseable {
   }
 
   /** Polls {@code url} until it answers 200; fails early if the process dies, with the log's tail. */
-  void awaitReady(URI url, Duration timeout) {
+  public void awaitReady(URI url, Duration timeout) {
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     long deadline = System.nanoTime() + timeout.toNanos();
     int lastStatus = -1;
@@ -120,16 +120,16 @@ final class ContainerProcess implements AutoCloseable {
         + (lastStatus < 0 ? "nothing" : lastStatus) + ")\n" + logTail());
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process.isAlive();
   }
 
   /** The last lines the container wrote, for failure messages. */
-  String logTail() {
+  public String logTail() {
     try {
       List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
       return "---- last lines of " + log + " ----\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));

@@ -1,4 +1,4 @@
-package org.pagecache.demo;
+package org.pagecache.testing.containers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,8 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** A standalone container serving the demo WAR on a loopback port: {@link StandaloneJetty}, {@link StandaloneTomcat}. */
-final class RunningContainer implements Deployment {
+/** A standalone container serving WARs on a loopback port: {@link TomcatBase}, {@link JettyBase}. */
+public final class RunningContainer implements Deployment {
   private final ContainerProcess process;
   private final int port;
 
@@ -21,14 +21,14 @@ final class RunningContainer implements Deployment {
   }
 
   /**
-   * Starts {@code command}, which makes a container listen on {@code port}, and returns once the
-   * demo answers there; a container that does not is stopped before the exception propagates.
+   * Starts {@code command}, which makes a container listen on {@code port}, and returns once
+   * {@code readyPath} answers 200 there; a container that does not is stopped before the exception propagates.
    */
-  static RunningContainer start(String name, List<String> command, Map<String, String> env, Path dir, Path log,
-      int port, Duration readyWithin) {
+  public static RunningContainer start(String name, List<String> command, Map<String, String> env, Path dir, Path log,
+      int port, String readyPath, Duration readyWithin) {
     RunningContainer container = new RunningContainer(ContainerProcess.start(name, command, env, dir, log), port);
     try {
-      container.process.awaitReady(container.uri("/cms/stats"), readyWithin);
+      container.process.awaitReady(container.uri(readyPath), readyWithin);
     } catch (RuntimeException e) {
       container.close();
       throw e;
@@ -37,7 +37,7 @@ final class RunningContainer implements Deployment {
   }
 
   /** Copies a file of the set-up (the WAR, a distribution's config), replacing what is there. */
-  static void copy(Path from, Path to) {
+  public static void copy(Path from, Path to) {
     try {
       Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
