@@ -72,7 +72,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   private boolean overflowed;
 
   BufferingResponse(HttpServletResponse real, int limit, String defaultCharset, Overflow overflow) {
-    super(real);
+    super(ForwardShield.below(real)); // a forward closes the capture, never the client's response (Tomcat 11)
     this.real = real;
     this.limit = limit;
     this.defaultCharset = defaultCharset == null ? StandardCharsets.ISO_8859_1.name() : defaultCharset;
