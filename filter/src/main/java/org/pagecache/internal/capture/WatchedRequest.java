@@ -60,6 +60,8 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   private volatile Set<String> keyedRoles;
   private volatile boolean principalKeyed;
   private volatile Set<String> keyedCookies = Set.of();
+  /** The session this build asked for and has not used yet (none existed): {@link DeferredSession}. */
+  private DeferredSession deferred;
 
   /**
    * Request attributes through which a filter before PageCache hands the page a token kept in the
@@ -189,12 +191,35 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
 
   @Override
   public HttpSession getSession() {
-    return watched(super.getSession());
+    return getSession(true);
   }
 
+  /**
+   * In a build for sharing, a visitor without a session who asks for one gets a {@link
+   * DeferredSession}: created by the container only when the handler uses it (a JSP asks on every
+   * page). Until then {@code getSession(false)} answers that there is none, as the container would:
+   * Spring MVC's request-handled event reads the id of any session it finds, which would create it.
+   * Otherwise the container's session, watched.
+   */
   @Override
   public HttpSession getSession(boolean create) {
-    return watched(super.getSession(create));
+    if (!shared) {
+      return super.getSession(create);
+    }
+    HttpSession existing = super.getSession(false);
+    if (existing != null) {
+      return watched(existing);
+    }
+    if (!create) {
+      return null; // none exists until a use creates one: frameworks asking whether there is one see none
+    }
+    synchronized (this) {
+      if (deferred == null) {
+        deferred = new DeferredSession(() -> watched(super.getSession(false)), () -> watched(super.getSession(true)),
+            sessionReads, getServletContext());
+      }
+      return deferred;
+    }
   }
 
   private HttpSession watched(HttpSession session) {
