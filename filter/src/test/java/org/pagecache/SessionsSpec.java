@@ -123,6 +123,25 @@ class SessionsSpec {
           res.setContentType("text/html;charset=UTF-8");
           res.getWriter().print("<p>renewed " + call + " " + renewed.length() + "</p>");
         }), "/renew")
+        .handler("jsp", SiteServlets.of((req, res, call) -> {
+          // What a JSP does: asks for a session before the page runs, reads page attributes through it.
+          HttpSession session = req.getSession();
+          Object theme = session.getAttribute("theme");
+          res.setContentType("text/html;charset=UTF-8");
+          res.getWriter().print("<p>news in " + (theme == null ? "plain" : theme) + " | session asked: "
+              + (req.getSession(false) != null) + "</p>");
+        }), "/jsp")
+        .handler("visits", SiteServlets.of((req, res, call) -> {
+          HttpSession session = req.getSession();
+          Integer visits = (Integer) session.getAttribute("visits");
+          session.setAttribute("visits", visits == null ? 1 : visits + 1);
+          res.setContentType("text/html;charset=UTF-8");
+          res.getWriter().print("<p>visit " + session.getAttribute("visits") + "</p>");
+        }), "/visits")
+        .handler("sessionid", SiteServlets.of((req, res, call) -> {
+          res.setContentType("text/html;charset=UTF-8");
+          res.getWriter().print("<p>your session " + req.getSession().getId() + "</p>");
+        }), "/sessionid")
         .handler("tracked", SiteServlets.of((req, res, call) -> {
           String token = TRACKING_TOKEN.get();
           res.setContentType("text/html;charset=UTF-8");
@@ -156,6 +175,40 @@ class SessionsSpec {
     assertEquals("HIT", site.get("/news/2").xcache(), "and the page is shared: it used nothing of the session");
     assertEquals("HIT", site.get("/news/2", "Cookie", ben).xcache());
     assertEquals(2, site.calls("news"));
+  }
+
+  /** Asking for a session is not using it: a JSP's page is shared, and no session is created for the reader. */
+  @BothStores
+  void aSessionAskedForButNeverUsedIsNotCreatedAndThePageIsShared(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+
+    Response first = site.get("/jsp");
+    Response second = site.get("/jsp");
+
+    assertEquals("MISS", first.xcache());
+    assertEquals(null, first.header("Set-Cookie"), "no session was created for a page that never used one");
+    assertTrue(first.text().contains("news in plain | session asked: false"), first.text());
+    assertEquals("HIT", second.xcache(), "the page was stored for everyone");
+    assertEquals(1, site.calls("jsp"));
+  }
+
+  /** The first real use creates the session, and the build is the visitor's, as before. */
+  @BothStores
+  void aSessionTheBuildWritesOrWhoseIdItShowsIsCreatedAndThePageIsNotShared(Backend backend) {
+    SiteUnderTest site = site(backend, "");
+
+    Response written = site.get("/visits");
+    Response shown = site.get("/sessionid");
+
+    assertTrue(String.valueOf(written.header("Set-Cookie")).contains("JSESSIONID="), "the write created the session");
+    assertEquals("visit 1", written.text().replaceAll("<[^>]+>", ""));
+    assertNotEquals("HIT", site.get("/visits").xcache(), "the page with the visit count was not shared");
+    assertTrue(String.valueOf(shown.header("Set-Cookie")).contains("JSESSIONID="), "reading the id created it");
+    Matcher id = Pattern.compile("JSESSIONID=([^;]+)").matcher(shown.header("Set-Cookie"));
+    assertTrue(id.find());
+    Response other = site.get("/sessionid");
+    assertFalse(other.text().contains(id.group(1)), "another reader never gets the first one's session id");
+    assertNotEquals("HIT", other.xcache());
   }
 
   @BothStores
