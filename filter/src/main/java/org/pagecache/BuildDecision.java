@@ -54,7 +54,9 @@ record BuildDecision(Kind kind, String reason, CapturedResponse response, Durati
       return new BuildDecision(Kind.REFUSE, "error", c, null, false, 0, false);
     }
     CapturedResponse response = c.sentError() && policy.statuses().contains(c.status()) ? ErrorPage.of(c) : c;
-    String refusal = Cacheability.refusal(response, policy.statuses(), nowMillis, honor);
+    boolean ignoreOrigin = policy.ignoreOriginCacheHeaders(); // never with honor: the policy refuses the pair
+    String refusal = ignoreOrigin ? Cacheability.refusalIgnoringOrigin(response, policy.statuses())
+        : Cacheability.refusal(response, policy.statuses(), nowMillis, honor);
     if (refusal == null && containerSetCookie) {
       refusal = "set-cookie";
     }
@@ -68,7 +70,8 @@ record BuildDecision(Kind kind, String reason, CapturedResponse response, Durati
     }
     Duration fresh = policy.ttl();
     Lifetime lifetime = Lifetime.of(response, nowMillis, policy.ttlMax());
-    boolean forbidsStale = honor ? lifetime.forbidsStale() : Cacheability.forbidsStale(response);
+    // must-revalidate is a browser's instruction too when the operator set the handler's headers aside
+    boolean forbidsStale = ignoreOrigin ? false : honor ? lifetime.forbidsStale() : Cacheability.forbidsStale(response);
     if (refusal == null && honor) {
       refusal = lifetime.refusal();
       if (lifetime.fresh() != null) {

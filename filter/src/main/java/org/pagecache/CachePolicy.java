@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import org.pagecache.internal.config.Durations;
+import org.pagecache.internal.config.PathPatterns;
 import org.pagecache.internal.config.Specs;
 import org.pagecache.internal.fragments.SignedInRule;
 
@@ -43,6 +44,12 @@ import org.pagecache.internal.fragments.SignedInRule;
  *       roles:A|B, context or user: they are served from the cache, one page per group computed from the
  *       principal, with their fragments filled in for them, and a build is shared only if it read nothing
  *       personal outside its fragments (docs/fragments.md)</td></tr>
+ *   <tr><td>origin-cache-headers</td><td>obey (default): the handler's "do not reuse me" headers refuse the
+ *       page; ignore: its Expires, Cache-Control max-age, s-maxage, no-cache, must-revalidate,
+ *       proxy-revalidate and Pragma are for browsers only, the policy's TTL decides (never Set-Cookie,
+ *       private or no-store; docs/safety.md)</td></tr>
+ *   <tr><td>refreshed-by</td><td>path patterns (|-separated, /dir/* one segment, /dir/** any depth): a
+ *       successful write to a matching path refreshes every page of this handler</td></tr>
  * </table>
  *
  * @param handler the handler's name: the servlet's name, {@link PageCache#HANDLER_ATTRIBUTE}, or
@@ -77,6 +84,12 @@ import org.pagecache.internal.fragments.SignedInRule;
  *     build used nothing of the session; false ({@code sessions=off}): every such request bypasses
  * @param signedIn how signed-in visitors are served ({@code signed-in=}): {@code bypass} (the default),
  *     {@code shared}, {@code roles:A|B}, {@code context} or {@code user} (docs/fragments.md)
+ * @param ignoreOriginCacheHeaders true ({@code origin-cache-headers=ignore}): the handler's
+ *     {@code Expires}, {@code Cache-Control} lifetimes, {@code no-cache}, {@code must-revalidate},
+ *     {@code proxy-revalidate} and {@code Pragma: no-cache} neither refuse the page nor set its TTL;
+ *     {@code Set-Cookie}, {@code private} and {@code no-store} still refuse it. False ({@code obey}): they count
+ * @param refreshedBy path patterns ({@code refreshed-by=}, Spring's {@code PathPattern} syntax): a
+ *     successful unsafe request to a matching path refreshes every page of this handler
  */
 public record CachePolicy(
     String handler,
@@ -97,12 +110,15 @@ public record CachePolicy(
     String pool,
     boolean invalidateOnWrite,
     boolean anonymousSessions,
-    String signedIn) {
+    String signedIn,
+    boolean ignoreOriginCacheHeaders,
+    List<String> refreshedBy) {
 
   /** The statuses cached when a policy sets no {@code statuses}: 200, 203, 300, 301 and 308. */
   public static final Set<Integer> DEFAULT_STATUSES = Set.of(200, 203, 300, 301, 308);
   private static final String KEYS = "ttl, grace, vary, statuses, paths, cache-control, ttl-max, authorized,"
-      + " sessions, early-refresh, enabled, cookies, headers, harmless, pool, invalidate, signed-in";
+      + " sessions, early-refresh, enabled, cookies, headers, harmless, pool, invalidate, signed-in,"
+      + " origin-cache-headers, refreshed-by";
 
   /**
    * Copies the lists and the set, so a policy never changes once made. Values are not checked
@@ -113,19 +129,21 @@ public record CachePolicy(
     statuses = Set.copyOf(statuses);
     paths = List.copyOf(paths);
     harmless = List.copyOf(harmless);
+    refreshedBy = List.copyOf(refreshedBy);
   }
 
   /** The policy every handler gets unless configured otherwise. */
   public static CachePolicy defaults(String handler, Duration ttl, Duration grace) {
     return new CachePolicy(handler, ttl, grace, List.of(), DEFAULT_STATUSES, List.of(), false,
-        Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of(), "", true, true, "bypass");
+        Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of(), "", true, true, "bypass", false,
+        List.of());
   }
 
   /** This policy under another handler's name (a configured default applied to a handler). */
   CachePolicy named(String name) {
     return new CachePolicy(name, ttl, grace, vary, statuses, paths, honorCacheControl, ttlMax, allowAuthorized,
         allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless, pool, invalidateOnWrite, anonymousSessions,
-        signedIn);
+        signedIn, ignoreOriginCacheHeaders, refreshedBy);
   }
 
   /**
@@ -157,6 +175,8 @@ public record CachePolicy(
     boolean invalidate = invalidateOnWrite;
     String pool = this.pool;
     String signedIn = this.signedIn;
+    boolean ignoreOrigin = ignoreOriginCacheHeaders;
+    List<String> refreshedBy = this.refreshedBy;
     for (Specs.Item item : Specs.keyValues(spec)) {
       if (!item.wellFormed()) {
         throw new IllegalArgumentException(param + ": '" + item.text()
@@ -187,6 +207,8 @@ public record CachePolicy(
         case "pool" -> pool = poolName(p, value);
         case "invalidate" -> invalidate = ParameterValues.bool(p, value);
         case "signed-in" -> signedIn = SignedInRule.parse(p, value).spec();
+        case "origin-cache-headers" -> ignoreOrigin = originCacheHeaders(p, value);
+        case "refreshed-by" -> refreshedBy = writePaths(p, value);
         default -> throw new IllegalArgumentException(p + ": unknown key '" + key
             + "'; keys: " + KEYS);
       }
@@ -194,8 +216,13 @@ public record CachePolicy(
     if (ttl.isZero()) {
       throw new IllegalArgumentException(param + ".ttl: '0s' must be at least 1s; use enabled=false to turn caching off");
     }
+    if (ignoreOrigin && cc) {
+      // ignore leaves the TTL to the policy; honor takes it from the very headers ignore sets aside
+      throw new IllegalArgumentException(param + ": origin-cache-headers=ignore and cache-control=honor contradict"
+          + " each other; keep one (add cache-control=off when the default policy honors)");
+    }
     return new CachePolicy(handler, ttl, grace, vary, statuses, paths, cc, ttlMax, auth, sessions, early, enabled,
-        cookies, strict, harmless, pool, invalidate, anonymous, signedIn);
+        cookies, strict, harmless, pool, invalidate, anonymous, signedIn, ignoreOrigin, refreshedBy);
   }
 
   /** {@code allow}, {@code anonymous} or {@code off}; the switch words of other keys are accepted too. */
@@ -228,7 +255,9 @@ public record CachePolicy(
         + (harmless.isEmpty() ? "" : ", harmless=" + String.join("|", harmless))
         + (pool.isEmpty() ? "" : ", pool=" + pool)
         + (invalidateOnWrite ? "" : ", invalidate=off")
-        + (signedInRule().mode() == SignedInRule.Mode.BYPASS ? "" : ", signed-in=" + signedIn);
+        + (signedInRule().mode() == SignedInRule.Mode.BYPASS ? "" : ", signed-in=" + signedIn)
+        + (ignoreOriginCacheHeaders ? ", origin-cache-headers=ignore" : "")
+        + (refreshedBy.isEmpty() ? "" : ", refreshed-by=" + String.join("|", refreshedBy));
   }
 
   /** How this policy serves signed-in visitors, parsed. */
@@ -243,6 +272,27 @@ public record CachePolicy(
           + "' is not a pool name; use 1 to 32 characters of a-z 0-9 _ - as defined in memcached.pools");
     }
     return value;
+  }
+
+  /** {@code obey} (the default) or {@code ignore}: whether the handler's browser caching headers are set aside. */
+  private static boolean originCacheHeaders(String param, String value) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "obey" -> false;
+      case "ignore" -> true;
+      default -> throw new IllegalArgumentException(param + ": '" + value
+          + "' is not accepted; use obey (the default: the handler's Expires, Cache-Control and Pragma can refuse"
+          + " the page) or ignore (they are for browsers only; the policy's ttl decides)");
+    };
+  }
+
+  private static List<String> writePaths(String param, String value) {
+    List<String> list = new ArrayList<>();
+    for (String s : value.split("[|\\s]+")) {
+      if (!s.isEmpty()) {
+        list.add(PathPatterns.check(param, s));
+      }
+    }
+    return list;
   }
 
   private static boolean headersMode(String param, String value) {

@@ -110,7 +110,7 @@ public class PageCacheFilter implements Filter {
       owner = true;
       bindMetrics(filterConfig.getServletContext());
     }
-    flow = new PageFlow(cache.engine, cache::evict);
+    flow = new PageFlow(cache.engine, cache::evict, cache::refreshHandler);
     tracer = tracer(filterConfig.getServletContext());
   }
 

@@ -53,10 +53,14 @@ final class PageFlow {
   /** Set once an ASYNC dispatch has passed the filter: from then on a dispatch continues its build. */
   private volatile boolean asyncDispatchesSeen;
 
-  /** @param evict evicts the page at a URL ({@link PageCache#evict}): what a successful write does */
-  PageFlow(Engine engine, Consumer<String> evict) {
+  /**
+   * @param evict   evicts the page at a URL ({@link PageCache#evict}): what a successful write does
+   * @param refresh refreshes a handler, saying who asked ({@link PageCache#refreshHandler(String, String)}):
+   *                what a successful write to a path of its {@code refreshed-by=} does
+   */
+  PageFlow(Engine engine, Consumer<String> evict, java.util.function.BiConsumer<String, String> refresh) {
     this.engine = engine;
-    this.writes = new Writes(engine.policies, evict);
+    this.writes = new Writes(engine.policies, evict, refresh);
     this.lookup = new Lookup(engine.clock, engine.keys, engine.tokens, engine.tags, engine.store, engine.codec,
         engine.near, engine.waiting, engine.lockWait);
     this.responder = new Responder(engine.live, engine.near, engine.clock, engine.cacheHeader, engine.maxEntrySize);

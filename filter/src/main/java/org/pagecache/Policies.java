@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.pagecache.internal.config.PathPatterns;
 import org.pagecache.internal.config.Specs;
 
 /**
@@ -94,6 +95,17 @@ final class Policies {
       }
     }
     return best;
+  }
+
+  /** The configured handlers whose {@code refreshed-by=} matches a write to this path (within the context). */
+  List<String> refreshedByWriteTo(String path) {
+    List<String> out = new ArrayList<>();
+    byHandler.forEach((handler, p) -> {
+      if (p.refreshedBy().stream().anyMatch(pattern -> PathPatterns.matches(pattern, path))) {
+        out.add(handler);
+      }
+    });
+    return out;
   }
 
   CachePolicy policy(String handler) {

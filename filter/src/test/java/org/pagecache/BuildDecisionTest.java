@@ -50,6 +50,18 @@ class BuildDecisionTest {
   }
 
   @Test
+  void withOriginCacheHeadersIgnoredMustRevalidateNoLongerForbidsStaleAndTheTtlStands() {
+    CapturedResponse c = response(200, "Cache-Control", "max-age=0, must-revalidate", "Expires", "0");
+    assertEquals(Kind.REFUSE, decide(c, POLICY, false).kind(), "by default max-age=0 refuses");
+    BuildDecision d = decide(c, POLICY.with("origin-cache-headers=ignore"), false);
+    assertEquals(Kind.STORE, d.kind());
+    assertEquals(Duration.ofMinutes(1), d.fresh());
+    assertFalse(d.forbidsStale(), "must-revalidate is the browser's, as the rest of them");
+    assertEquals("no-store", decide(response(200, "Cache-Control", "no-store"), POLICY.with("origin-cache-headers=ignore"),
+        false).reason());
+  }
+
+  @Test
   void aRefusalLeavesAMarkerUnlessAStaleCopyStaysOrTheHandlerFailed() {
     BuildDecision fresh = decide(response(400), POLICY, false);
     assertEquals(Kind.REFUSE, fresh.kind());

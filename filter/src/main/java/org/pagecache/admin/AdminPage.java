@@ -113,7 +113,9 @@ final class AdminPage {
       count(h.bypasses(), "bypasses");
       count(h.storeErrors(), "storeErrors");
       out.append("<td class=\"n\" data-f=\"hitRatio\">").append(h.counted() ? Display.percent(h.hitRatio()) : "–")
-          .append("</td><td><code class=\"policy\">").append(breakable(h.policy())).append("</code></td></tr>");
+          .append("</td><td><code class=\"policy\">").append(breakable(h.policy())).append("</code>");
+      policyNotes(h);
+      out.append("</td></tr>");
     }
     out.append("</tbody></table></div>");
     if (!neverCached.isEmpty()) {
@@ -126,6 +128,30 @@ final class AdminPage {
       out.append(".</p>");
     }
     out.append("</section>");
+  }
+
+  /**
+   * What an operator must know on the handler's own row: its builds read request headers its key
+   * does not hold (its pages are shared across their values: a mobile page may reach desktops),
+   * with the policy item that fixes it; and that its policy sets the application's caching headers
+   * aside ({@code origin-cache-headers=ignore}, docs/safety.md).
+   */
+  private void policyNotes(Snapshot.HandlerRow h) {
+    if (!h.unkeyedHeaders().isEmpty()) {
+      out.append("<p class=\"note warn\" data-note=\"unkeyed-headers\">Its pages read ");
+      int i = 0;
+      for (String name : h.unkeyedHeaders().keySet()) {
+        out.append(i++ == 0 ? "" : ", ").append("<code>").append(e(name)).append("</code>");
+      }
+      out.append(", not in the key: one page is shared across their values. If they change the page, add <code>")
+          .append(breakable(h.varyFix())).append("</code>; if they never do, <code>").append(breakable(h.harmlessFix()))
+          .append("</code>.</p>");
+    }
+    if (h.originHeadersIgnored()) {
+      out.append("<p class=\"note\" data-note=\"origin-cache-headers\">Ignores the application's <code>Expires</code>,"
+          + " <code>Cache-Control</code> and <code>Pragma</code>: the policy's ttl decides (<code>Set-Cookie</code>,"
+          + " <code>private</code> and <code>no-store</code> still refuse).</p>");
+    }
   }
 
   /**

@@ -29,6 +29,7 @@ final class PageAssets {
       code{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
       thead th.n{white-space:normal;min-width:4em}
       code.policy{white-space:normal;overflow-wrap:anywhere;color:#3b4456;font-size:11px;display:block;min-width:150px;max-width:260px}
+      p.note{margin:4px 0 0;font-size:12px;max-width:260px;overflow-wrap:anywhere}p.note.warn{color:#8a4b00}
       th.name{max-width:220px;overflow-wrap:anywhere}
       td.refresh{min-width:190px;font-size:13px}
       .scroll{overflow-x:auto}

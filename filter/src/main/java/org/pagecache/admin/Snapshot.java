@@ -33,9 +33,11 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
   static Snapshot of(PageCache cache, String hidden) {
     Map<String, HandlerRow> rows = new TreeMap<>();
     Map<String, String> specs = new TreeMap<>();
+    Map<String, CachePolicy> policies = new TreeMap<>();
     Set<String> disabled = new HashSet<>();
     for (CachePolicy p : cache.policies()) {
       specs.put(p.handler(), p.spec());
+      policies.put(p.handler(), p);
       if (!p.enabled()) {
         disabled.add(p.handler());
       }
@@ -48,8 +50,10 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
     Map<String, Long> tokens = storedTokens(cache, specs.keySet());
     for (Map.Entry<String, String> e : specs.entrySet()) {
       String name = e.getKey();
+      CachePolicy p = policies.get(name);
       rows.put(name, HandlerRow.of(stats.handler(name), e.getValue(), !disabled.contains(name),
-          tokens.getOrDefault(name, 0L)));
+          tokens.getOrDefault(name, 0L), p != null && p.ignoreOriginCacheHeaders(), p != null ? p.vary() : List.of(),
+          p != null ? p.harmless() : List.of()));
     }
     Map<String, String> pools = new java.util.HashMap<>();
     cache.nodeStates().forEach(n -> pools.put(n.name(), n.pool()));
@@ -88,7 +92,9 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
   /**
    * One handler: its policy (and whether it caches at all), this JVM's counters since start, and
    * its token in memcached ({@code storedToken}, 0 when none: the time of its last refresh, from
-   * whichever server).
+   * whichever server). {@code originHeadersIgnored}: its policy says {@code origin-cache-headers=ignore};
+   * {@code vary} and {@code harmless}: its policy's lists, from which the line that keys or
+   * declares its unkeyed headers is made.
    */
   record HandlerRow(String name, String policy, long hits, long stale, long misses, long rebuilds,
       long lockWaits, long bypasses, long storeErrors, double hitRatio, long lastRefreshMillis,
@@ -96,9 +102,11 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       long storedToken, Map<String, Long> bypassReasons, Map<String, long[]> bypassCookies,
       Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses, Map<String, Long> keyedParameters,
       long signedInRequests, long signedInHits, double signedInHitRatio, double anonymousHitRatio,
-      long fragments, long fragmentNanos, long fragmentFailures) {
+      long fragments, long fragmentNanos, long fragmentFailures, boolean originHeadersIgnored, List<String> vary,
+      List<String> harmless) {
 
-    static HandlerRow of(HandlerStats s, String policy, boolean enabled, long storedToken) {
+    static HandlerRow of(HandlerStats s, String policy, boolean enabled, long storedToken, boolean originHeadersIgnored,
+        List<String> vary, List<String> harmless) {
       Map<String, long[]> cookies = new TreeMap<>();
       s.cookieBypasses().forEach((name, c) -> cookies.put(name, new long[] {c.requests(), c.handlerReadCookies()}));
       return new HandlerRow(s.handler(), policy, s.hits(), s.stale(), s.misses(), s.rebuilds(),
@@ -106,7 +114,38 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
           s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh(), s.trace(), enabled, storedToken,
           s.bypassesByReason(), cookies, s.unkeyedHeaders(), s.sessionBypasses(), s.keyedParameters(),
           s.signedInRequests(), s.signedInHits(), s.signedInHitRatio(), s.anonymousHitRatio(), s.fragments(),
-          s.fragmentNanos(), s.fragmentFailures());
+          s.fragmentNanos(), s.fragmentFailures(), originHeadersIgnored, List.copyOf(vary), List.copyOf(harmless));
+    }
+
+    /**
+     * The policy item that keys the handler's pages on the headers it read outside the key (the
+     * ones it already varies on kept), e.g. {@code vary=Accept-Language|User-Agent}; null when it read none.
+     */
+    String varyFix() {
+      return unkeyedHeaders.isEmpty() ? null : "vary=" + headerList(vary);
+    }
+
+    /** The other way out: the item declaring those headers never change its pages, e.g. {@code harmless=User-Agent}. */
+    String harmlessFix() {
+      return unkeyedHeaders.isEmpty() ? null : "harmless=" + headerList(harmless);
+    }
+
+    private String headerList(List<String> already) {
+      java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+      already.forEach(n -> names.add(canonical(n)));
+      unkeyedHeaders.keySet().forEach(n -> names.add(canonical(n)));
+      return String.join("|", names);
+    }
+
+    /** {@code user-agent} as it is usually written: {@code User-Agent}. */
+    private static String canonical(String name) {
+      StringBuilder b = new StringBuilder(name.length());
+      boolean up = true;
+      for (char c : name.toCharArray()) {
+        b.append(up ? Character.toUpperCase(c) : c);
+        up = c == '-';
+      }
+      return b.toString();
     }
 
     /** Whether it served signed-in visitors from the cache or filled fragments in (docs/fragments.md). */

@@ -64,6 +64,15 @@ final class StatsJson {
         .endObject());
     j.endArray();
     counts(j.name("unkeyedHeaders"), h.unkeyedHeaders());
+    if (h.unkeyedHeaders().isEmpty()) {
+      j.field("unkeyedHeadersFix", null);
+    } else {
+      j.name("unkeyedHeadersFix").beginObject()
+          .field("vary", h.varyFix())
+          .field("harmless", h.harmlessFix())
+          .endObject();
+    }
+    j.field("originCacheHeaders", h.originHeadersIgnored() ? "ignore" : "obey");
     counts(j.name("keyedParameters"), h.keyedParameters());
     counts(j.name("sessionBypasses"), h.sessionBypasses());
     j.name("signedIn").beginObject()

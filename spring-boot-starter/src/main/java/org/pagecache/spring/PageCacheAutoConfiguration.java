@@ -73,7 +73,7 @@ public class PageCacheAutoConfiguration {
     });
   }
 
-  /** The starter's own keys of {@code pagecache.policies} ({@code tags=}, {@code refreshed-by=}). */
+  /** The starter's own key of {@code pagecache.policies} ({@code tags=}; {@code refreshed-by=} is the filter's). */
   @Bean
   PolicyRules pageCachePolicyRules(Environment env) {
     return PageCacheSettingsException.check(() -> PolicyRules.of(EnvironmentSettings.value(env, "policies")));
@@ -105,7 +105,7 @@ public class PageCacheAutoConfiguration {
     return new PageFragments(context, cache);
   }
 
-  /** Tags from {@link CachedPage#tags()} and refreshes after writes ({@link RefreshesPages}, {@code refreshed-by=}). */
+  /** Tags from {@link CachedPage#tags()} and refreshes after writes ({@link RefreshesPages}). */
   @Bean
   @ConditionalOnBean(name = "requestMappingHandlerMapping")
   WebMvcConfigurer pageCacheTagsAndRefreshes(ObjectProvider<PageCache> cache, ObjectProvider<ControllerHandlers> handlers,

@@ -4,40 +4,31 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.springframework.http.server.PathContainer;
-import org.springframework.web.util.pattern.PathPattern;
-import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
- * The starter's own keys in {@code pagecache.policies}, taken out before the filter reads the text,
- * so an application adopted by configuration alone can say what {@link CachedPage#tags()} and
- * {@link RefreshesPages} say in code:
- * <ul>
- *   <li>{@code tags=owner:{ownerId}} tags the handler's pages (URI template variables of its mapping);
- *   <li>{@code refreshed-by=/owners/**|/owners/*}{@code /pets/**} makes every page of the handler
- *       stale after a successful (2xx/3xx) POST, PUT, PATCH or DELETE to a matching path.
- * </ul>
+ * The starter's own key in {@code pagecache.policies}, taken out before the filter reads the text,
+ * so an application adopted by configuration alone can say what {@link CachedPage#tags()} says in
+ * code: {@code tags=owner:{ownerId}} tags the handler's pages (URI template variables of its
+ * mapping).
  * <pre>
  *   pagecache.policies=OwnerController.processFindForm: refreshed-by=/owners/**; OwnerController.showOwner: tags=owner:{ownerId}
  * </pre>
+ * {@code refreshed-by=} is the filter's own policy key since issue 39 (a plain WAR needs it as much):
+ * it stays in the text, and the filter refreshes the handler after a successful write to a matching
+ * path, with the same {@code PathPattern} syntax this class used to read it with.
  *
  * @param forFilter the policies without these keys
  * @param tags tag templates by handler
- * @param refreshedBy write path patterns by the handler they refresh
  */
-record PolicyRules(String forFilter, Map<String, List<String>> tags, Map<String, List<PathPattern>> refreshedBy) {
-  static final PolicyRules NONE = new PolicyRules(null, Map.of(), Map.of());
+record PolicyRules(String forFilter, Map<String, List<String>> tags) {
+  static final PolicyRules NONE = new PolicyRules(null, Map.of());
 
-  /**
-   * @param configured {@code pagecache.policies} as written, or null
-   * @throws IllegalArgumentException naming the handler, for a {@code refreshed-by} that is not a path pattern
-   */
+  /** @param configured {@code pagecache.policies} as written, or null */
   static PolicyRules of(String configured) {
     if (configured == null) {
       return NONE;
     }
     Map<String, List<String>> tags = new LinkedHashMap<>();
-    Map<String, List<PathPattern>> refreshedBy = new LinkedHashMap<>();
     List<String> entries = new ArrayList<>();
     for (String entry : configured.split("[;\\n]")) {
       int colon = entry.indexOf(':');
@@ -50,39 +41,14 @@ record PolicyRules(String forFilter, Map<String, List<String>> tags, Map<String,
       for (String pair : entry.substring(colon + 1).split(",")) {
         String key = pair.contains("=") ? pair.substring(0, pair.indexOf('=')).trim() : "";
         String value = pair.contains("=") ? pair.substring(pair.indexOf('=') + 1).trim() : "";
-        switch (key) {
-          case "tags" -> tags.computeIfAbsent(handler, h -> new ArrayList<>()).addAll(List.of(value.split("\\|")));
-          case "refreshed-by" -> {
-            for (String path : value.split("\\|")) {
-              refreshedBy.computeIfAbsent(handler, h -> new ArrayList<>()).add(pattern(handler, path.trim()));
-            }
-          }
-          default -> kept.add(pair.trim());
+        if (key.equals("tags")) {
+          tags.computeIfAbsent(handler, h -> new ArrayList<>()).addAll(List.of(value.split("\\|")));
+        } else {
+          kept.add(pair.trim());
         }
       }
       entries.add(handler + ": " + String.join(", ", kept));
     }
-    return new PolicyRules(String.join("; ", entries), tags, refreshedBy);
-  }
-
-  private static PathPattern pattern(String handler, String path) {
-    try {
-      return PathPatternParser.defaultInstance.parse(path);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("pagecache.policies: " + handler + ": refreshed-by '" + path
-          + "' is not a path pattern (" + e.getMessage() + "); use e.g. refreshed-by=/owners/**|/owners/*/pets/**");
-    }
-  }
-
-  /** The handlers a write to this path (within the application) refreshes. */
-  List<String> refreshedByWriteTo(String path) {
-    PathContainer container = PathContainer.parsePath(path);
-    List<String> out = new ArrayList<>();
-    refreshedBy.forEach((handler, patterns) -> {
-      if (patterns.stream().anyMatch(p -> p.matches(container))) {
-        out.add(handler);
-      }
-    });
-    return out;
+    return new PolicyRules(String.join("; ", entries), tags);
   }
 }

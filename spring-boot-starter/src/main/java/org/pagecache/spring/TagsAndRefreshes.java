@@ -20,8 +20,9 @@ import org.springframework.web.servlet.ModelAndView;
 
 /**
  * Tags pages and refreshes them after writes, from {@link CachedPage#tags()},
- * {@link RefreshesPages} and the {@code tags=} / {@code refreshed-by=} keys of
- * {@code pagecache.policies} ({@link PolicyRules}).
+ * {@link RefreshesPages} and the {@code tags=} key of {@code pagecache.policies}
+ * ({@link PolicyRules}). The policy key {@code refreshed-by=} is the filter's: it refreshes after
+ * a write as this does, before the answer starts.
  *
  * <p>A write's refreshes run in {@code postHandle}: after the controller method returned without
  * an exception and before a view or redirect is sent, so the browser that follows the redirect
@@ -83,7 +84,6 @@ final class TagsAndRefreshes implements HandlerInterceptor {
         refreshed.addAll(List.of(r.handlers()));
       }
     }
-    refreshed.addAll(rules.refreshedByWriteTo(request.getRequestURI().substring(request.getContextPath().length())));
     if (tags.isEmpty() && refreshed.isEmpty()) {
       return;
     }

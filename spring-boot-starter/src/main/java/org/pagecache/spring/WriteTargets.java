@@ -7,7 +7,7 @@ import java.util.TreeSet;
 
 /**
  * Start-up checks of what writes refresh, so a typo fails start-up instead of refreshing nothing
- * on every write: the handlers {@link RefreshesPages#handlers()} and {@code refreshed-by=} name
+ * on every write: the handlers {@link RefreshesPages#handlers()} name
  * exist, and {@code tags=} templates of {@code pagecache.policies} use variables of their handler's mappings.
  */
 final class WriteTargets {

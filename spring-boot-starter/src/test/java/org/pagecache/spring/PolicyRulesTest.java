@@ -6,23 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.pagecache.PageCacheConfig;
+import org.pagecache.store.LocalStore;
 
 class PolicyRulesTest {
   @Test
-  void theStartersKeysAreTakenOutAndTheRestPassedOn() {
+  void theStartersTagsAreTakenOutAndTheRestPassedOnRefreshedByIncluded() {
     PolicyRules r = PolicyRules.of("list: ttl=2m, refreshed-by=/owners/**|/pets/*; owner: tags=owner:{ownerId}, grace=1m");
-    assertEquals("list: ttl=2m; owner: grace=1m", r.forFilter());
+    assertEquals("list: ttl=2m, refreshed-by=/owners/**|/pets/*; owner: grace=1m", r.forFilter(),
+        "refreshed-by= is the filter's key (issue 39): one syntax, one place that refreshes");
     assertEquals(List.of("owner:{ownerId}"), r.tags().get("owner"));
-    assertEquals(List.of("list"), r.refreshedByWriteTo("/owners/7/edit"));
-    assertEquals(List.of("list"), r.refreshedByWriteTo("/pets/3"));
-    assertEquals(List.of(), r.refreshedByWriteTo("/vets"));
   }
 
   @Test
-  void aBadPathPatternFailsNamingTheHandler() {
+  void aBadRefreshedByPatternFailsInTheFilterNamingTheHandler() {
+    String forFilter = PolicyRules.of("list: refreshed-by=/owners/**/pets").forFilter();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> PolicyRules.of("list: refreshed-by=/owners/**/pets"));
-    assertTrue(e.getMessage().startsWith("pagecache.policies: list: refreshed-by '/owners/**/pets' is not a path pattern"),
+        () -> PageCacheConfig.builder().ignoreEnvironment().store(new LocalStore()).set("policies", forFilter).build());
+    assertTrue(e.getMessage().contains("policies[list].refreshed-by: '/owners/**/pets' is not a path pattern"),
         e.getMessage());
   }
 }

@@ -14,6 +14,10 @@ import java.util.Set;
  * no-cache}, {@code Vary} naming {@code *}, and {@code Set-Cookie}. A positive lifetime
  * ({@code max-age}, {@code s-maxage}, a future {@code Expires}) sets the TTL only with
  * {@code cache-control=honor}; otherwise the policy's TTL stands.
+ *
+ * <p>An operator may set the browser-facing signals aside per handler
+ * ({@code origin-cache-headers=ignore}, {@link #refusalIgnoringOrigin}); what marks a page as one
+ * visitor's ({@code Set-Cookie}, {@code private}, {@code no-store}) refuses it even then.
  */
 public final class Cacheability {
   private Cacheability() {}
@@ -50,6 +54,11 @@ public final class Cacheability {
         return "pragma-no-cache";
       }
     }
+    return commonRefusal(c, statuses);
+  }
+
+  /** What refuses a page whatever its caching headers say: Vary: *, a pre-encoded body, a status not listed. */
+  private static String commonRefusal(CapturedResponse c, Set<Integer> statuses) {
     for (String vary : c.headerValues("Vary")) {
       for (String name : vary.split(",")) {
         if (name.trim().equals("*")) {
@@ -64,6 +73,37 @@ public final class Cacheability {
       return "status-" + c.status();
     }
     return null;
+  }
+
+  /**
+   * As {@link #refusal(CapturedResponse, Set, long)} under {@code origin-cache-headers=ignore}:
+   * {@code Expires}, {@code max-age}, {@code s-maxage}, {@code no-cache} and {@code Pragma} are
+   * the browser's business and refuse nothing; {@code private} and {@code no-store}, in
+   * {@code Cache-Control} or in a field addressed to this cache ({@code PageCache-Control},
+   * {@code CDN-Cache-Control}), still refuse the page, as do {@code Set-Cookie} and the rest.
+   */
+  public static String refusalIgnoringOrigin(CapturedResponse c, Set<Integer> statuses) {
+    if (c.passedThrough()) {
+      return c.overflowed() ? "too-large" : "async";
+    }
+    if (c.setsCookie()) {
+      return "set-cookie";
+    }
+    if (c.trailers()) {
+      return "trailers";
+    }
+    for (String field : new String[] {"Cache-Control", Lifetime.CDN_FIELD, Lifetime.OWN_FIELD}) {
+      for (String cc : c.headerValues(field)) {
+        String v = cc.toLowerCase(Locale.ROOT);
+        if (hasDirective(v, "private")) {
+          return "private";
+        }
+        if (hasDirective(v, "no-store")) {
+          return "no-store";
+        }
+      }
+    }
+    return commonRefusal(c, statuses);
   }
 
   /** The default policy's reading of the lifetime fields: only their "do not reuse" signals count. */

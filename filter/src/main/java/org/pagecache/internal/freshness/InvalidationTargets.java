@@ -28,7 +28,7 @@ public final class InvalidationTargets {
    */
   public static List<URI> of(String method, int status, URI target, String location, String contentLocation) {
     List<URI> urls = new ArrayList<>();
-    if (SAFE.contains(method.toUpperCase(Locale.ROOT)) || status < 200 || status >= 400) {
+    if (!changes(method, status)) {
       return urls;
     }
     urls.add(target);
@@ -39,6 +39,11 @@ public final class InvalidationTargets {
       }
     }
     return urls;
+  }
+
+  /** Whether a request may have changed pages: an unsafe method answered with 2xx or 3xx. */
+  public static boolean changes(String method, int status) {
+    return !SAFE.contains(method.toUpperCase(Locale.ROOT)) && status >= 200 && status < 400;
   }
 
   private static URI resolved(URI base, String ref) {
