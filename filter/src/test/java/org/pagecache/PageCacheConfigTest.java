@@ -48,7 +48,7 @@ class PageCacheConfigTest {
         lines.get("max.entry.size"));
     assertEquals("header: 'X Cache' is not a header name; use e.g. X-Cache, or none to turn it off", lines.get("header"));
     assertEquals("policies[article].colour: unknown key 'colour'; keys: ttl, grace, vary, statuses, paths,"
-        + " cache-control, ttl-max, authorized, sessions, early-refresh, enabled, cookies, headers, harmless, pool, invalidate, signed-in", lines.get("policies[article].colour"));
+        + " cache-control, ttl-max, authorized, sessions, early-refresh, enabled, cookies, headers, harmless, pool, invalidate, signed-in, overrides", lines.get("policies[article].colour"));
   }
 
   @Test
@@ -129,7 +129,7 @@ class PageCacheConfigTest {
     assertEquals(Duration.ofMinutes(1), article.grace());
     assertEquals(java.util.List.of("accept-language"), article.vary());
     assertTrue(article.statuses().contains(404));
-    assertEquals("article", c.policies.handlerForPath("/a/7"));
+    assertEquals("article", c.policies.claim("/a/7", "front", Policies.DEFAULT));
     assertEquals(Duration.ofSeconds(30), c.policies.policy("home").ttl());
     assertEquals(Duration.ofSeconds(60), c.policies.policy("unknown").ttl());
     assertEquals(Duration.ofMinutes(1), c.policies.policy("unknown").grace());
