@@ -94,7 +94,7 @@ public class PageCacheAutoConfiguration {
     });
     PageCache cache = PageCache.start(config);
     if (h != null) {
-      cache.handlersByPath(h::handlerForPath);
+      cache.handlersByPath(h::handlerForPath, h::patternForPath);
     }
     return cache;
   }

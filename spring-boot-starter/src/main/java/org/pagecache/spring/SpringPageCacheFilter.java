@@ -11,7 +11,9 @@ import org.pagecache.PageCacheFilter;
 
 /**
  * The PageCacheFilter of a Spring MVC application: before the page is looked up, names the
- * request's handler after the controller method that will serve it ({@link PageCache#HANDLER_ATTRIBUTE}).
+ * request's handler after the controller method that will serve it ({@link PageCache#HANDLER_ATTRIBUTE}),
+ * and gives the pattern it serves the request by ({@link PageCache#HANDLER_PATTERN_ATTRIBUTE}), so a
+ * policy's {@code paths=} claims the URL only where at least as specific as the controller's mapping.
  */
 final class SpringPageCacheFilter extends PageCacheFilter {
   private final ControllerHandlers handlers;
@@ -27,9 +29,10 @@ final class SpringPageCacheFilter extends PageCacheFilter {
       throws IOException, ServletException {
     if (handlers != null && request instanceof HttpServletRequest req && request.getAttribute(PageCache.HANDLER_ATTRIBUTE) == null
         && ("GET".equals(req.getMethod()) || "HEAD".equals(req.getMethod()))) {
-      String name = handlers.nameFor(req);
-      if (name != null) {
-        request.setAttribute(PageCache.HANDLER_ATTRIBUTE, name);
+      ControllerHandlers.Served served = handlers.nameFor(req);
+      if (served != null) {
+        request.setAttribute(PageCache.HANDLER_ATTRIBUTE, served.handler());
+        request.setAttribute(PageCache.HANDLER_PATTERN_ATTRIBUTE, served.pattern());
       }
     }
     super.doFilter(request, response, chain);
