@@ -2,7 +2,14 @@ package org.pagecache.spring.deception;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import org.pagecache.spring.CachedPage;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Arrays;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.web.SecurityFilterChain;
@@ -39,6 +46,23 @@ public class AccountsApplication {
     public String theme() {
       return "body { color: black } /* call " + THEME_CALLS.incrementAndGet() + " */";
     }
+  }
+
+  /** A plain servlet beside the DispatcherServlet, at a path prefix: its own reports, read from the visitor's cookie. */
+  @Bean
+  ServletRegistrationBean<HttpServlet> reports() {
+    HttpServlet reports = new HttpServlet() {
+      @Override
+      protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        String user = req.getCookies() == null ? null : Arrays.stream(req.getCookies())
+            .filter(c -> c.getName().equals("user")).map(Cookie::getValue).findFirst().orElse(null);
+        res.setContentType("text/html;charset=UTF-8");
+        res.getWriter().print("<p>Reports of " + (user == null ? "nobody" : user) + "</p>");
+      }
+    };
+    ServletRegistrationBean<HttpServlet> reg = new ServletRegistrationBean<>(reports, "/reports/*");
+    reg.setName("reports");
+    return reg;
   }
 
   @Bean

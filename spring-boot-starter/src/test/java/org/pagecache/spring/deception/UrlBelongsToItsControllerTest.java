@@ -51,6 +51,21 @@ class UrlBelongsToItsControllerTest {
     assertEquals("BYPASS", xCache(attacker));
   }
 
+  /**
+   * The servlet mapping of a plain servlet beside the DispatcherServlet, as Tomcat reports it to the
+   * filter: {@code /reports/*} beats {@code *.css}, and the controllers' catch-all {@code /**} does
+   * not serve (nor name) the servlet's URLs.
+   */
+  @Test
+  void aPlainServletAtAPrefixKeepsItsUrlsFromAnExtensionPattern() {
+    HttpResponse<byte[]> victim = get("/reports/x.css", "Cookie", "user=alice");
+    assertEquals("<p>Reports of alice</p>", Http.text(victim));
+    assertEquals("BYPASS", xCache(victim), "the reports servlet's cookies=bypass (the starter's default: not cached)");
+    HttpResponse<byte[]> attacker = get("/reports/x.css");
+    assertEquals("<p>Reports of nobody</p>", Http.text(attacker), "the victim's page never reaches another visitor");
+    assertEquals("reports", pageCache.evict(uri("/reports/x.css").toString()).handler());
+  }
+
   @Test
   void anAnnotatedControllersOwnCookieRuleAppliesUnderAnExtensionPattern() {
     HttpResponse<byte[]> victim = get("/profile/x.css", "Cookie", "user=alice");
