@@ -23,7 +23,11 @@ import org.pagecache.internal.fragments.SignedInRule;
  *   <tr><td>grace</td><td>how long after that a stale page may still be served while one request rebuilds it</td></tr>
  *   <tr><td>vary</td><td>request headers that make different pages (|-separated)</td></tr>
  *   <tr><td>statuses</td><td>cacheable statuses (|-separated); default 200|203|300|301|308</td></tr>
- *   <tr><td>paths</td><td>URL patterns whose requests belong to this handler, whatever servlet serves them</td></tr>
+ *   <tr><td>paths</td><td>URL patterns whose requests belong to this handler, where a pattern is at least as
+ *       specific as the mapping that serves the request (servlet-mapping order: exact, longest prefix,
+ *       extension, default)</td></tr>
+ *   <tr><td>overrides</td><td>handlers (|-separated) whose URLs this handler's paths claim however specific
+ *       their mappings; refused where such a handler's own settings are stricter</td></tr>
  *   <tr><td>cache-control</td><td>honor: the handler's s-maxage/max-age sets the TTL (capped at ttl-max)</td></tr>
  *   <tr><td>ttl-max</td><td>upper bound of a TTL taken from Cache-Control; default 1h</td></tr>
  *   <tr><td>authorized</td><td>allow: cache requests that carry Authorization (off: they bypass)</td></tr>
@@ -90,6 +94,9 @@ import org.pagecache.internal.fragments.SignedInRule;
  *     {@code Set-Cookie}, {@code private} and {@code no-store} still refuse it. False ({@code obey}): they count
  * @param refreshedBy path patterns ({@code refreshed-by=}, Spring's {@code PathPattern} syntax): a
  *     successful unsafe request to a matching path refreshes every page of this handler
+ * @param overrides handlers ({@code overrides=}) whose URLs this handler's {@code paths} claim even
+ *     where the handler's mapping is more specific than the pattern; empty: a pattern claims a URL
+ *     only where it is at least as specific as the mapping that serves it
  */
 public record CachePolicy(
     String handler,
@@ -112,13 +119,14 @@ public record CachePolicy(
     boolean anonymousSessions,
     String signedIn,
     boolean ignoreOriginCacheHeaders,
-    List<String> refreshedBy) {
+    List<String> refreshedBy,
+    List<String> overrides) {
 
   /** The statuses cached when a policy sets no {@code statuses}: 200, 203, 300, 301 and 308. */
   public static final Set<Integer> DEFAULT_STATUSES = Set.of(200, 203, 300, 301, 308);
   private static final String KEYS = "ttl, grace, vary, statuses, paths, cache-control, ttl-max, authorized,"
       + " sessions, early-refresh, enabled, cookies, headers, harmless, pool, invalidate, signed-in,"
-      + " origin-cache-headers, refreshed-by";
+      + " origin-cache-headers, refreshed-by, overrides";
 
   /**
    * Copies the lists and the set, so a policy never changes once made. Values are not checked
@@ -130,20 +138,21 @@ public record CachePolicy(
     paths = List.copyOf(paths);
     harmless = List.copyOf(harmless);
     refreshedBy = List.copyOf(refreshedBy);
+    overrides = List.copyOf(overrides);
   }
 
   /** The policy every handler gets unless configured otherwise. */
   public static CachePolicy defaults(String handler, Duration ttl, Duration grace) {
     return new CachePolicy(handler, ttl, grace, List.of(), DEFAULT_STATUSES, List.of(), false,
         Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of(), "", true, true, "bypass", false,
-        List.of());
+        List.of(), List.of());
   }
 
   /** This policy under another handler's name (a configured default applied to a handler). */
   CachePolicy named(String name) {
     return new CachePolicy(name, ttl, grace, vary, statuses, paths, honorCacheControl, ttlMax, allowAuthorized,
         allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless, pool, invalidateOnWrite, anonymousSessions,
-        signedIn, ignoreOriginCacheHeaders, refreshedBy);
+        signedIn, ignoreOriginCacheHeaders, refreshedBy, overrides);
   }
 
   /**
@@ -177,6 +186,7 @@ public record CachePolicy(
     String signedIn = this.signedIn;
     boolean ignoreOrigin = ignoreOriginCacheHeaders;
     List<String> refreshedBy = this.refreshedBy;
+    List<String> overrides = this.overrides;
     for (Specs.Item item : Specs.keyValues(spec)) {
       if (!item.wellFormed()) {
         throw new IllegalArgumentException(param + ": '" + item.text()
@@ -209,6 +219,7 @@ public record CachePolicy(
         case "signed-in" -> signedIn = SignedInRule.parse(p, value).spec();
         case "origin-cache-headers" -> ignoreOrigin = originCacheHeaders(p, value);
         case "refreshed-by" -> refreshedBy = writePaths(p, value);
+        case "overrides" -> overrides = handlerNames(p, value);
         default -> throw new IllegalArgumentException(p + ": unknown key '" + key
             + "'; keys: " + KEYS);
       }
@@ -222,7 +233,7 @@ public record CachePolicy(
           + " each other; keep one (add cache-control=off when the default policy honors)");
     }
     return new CachePolicy(handler, ttl, grace, vary, statuses, paths, cc, ttlMax, auth, sessions, early, enabled,
-        cookies, strict, harmless, pool, invalidate, anonymous, signedIn, ignoreOrigin, refreshedBy);
+        cookies, strict, harmless, pool, invalidate, anonymous, signedIn, ignoreOrigin, refreshedBy, overrides);
   }
 
   /** {@code allow}, {@code anonymous} or {@code off}; the switch words of other keys are accepted too. */
@@ -257,7 +268,8 @@ public record CachePolicy(
         + (invalidateOnWrite ? "" : ", invalidate=off")
         + (signedInRule().mode() == SignedInRule.Mode.BYPASS ? "" : ", signed-in=" + signedIn)
         + (ignoreOriginCacheHeaders ? ", origin-cache-headers=ignore" : "")
-        + (refreshedBy.isEmpty() ? "" : ", refreshed-by=" + String.join("|", refreshedBy));
+        + (refreshedBy.isEmpty() ? "" : ", refreshed-by=" + String.join("|", refreshedBy))
+        + (overrides.isEmpty() ? "" : ", overrides=" + String.join("|", overrides));
   }
 
   /** How this policy serves signed-in visitors, parsed. */
@@ -351,6 +363,21 @@ public record CachePolicy(
       list.add(s);
     }
     return list;
+  }
+
+  private static List<String> handlerNames(String param, String value) {
+    List<String> names = new ArrayList<>();
+    for (String name : value.split("[|\\s]+")) {
+      if (name.isEmpty()) {
+        continue;
+      }
+      if (!name.matches("[A-Za-z0-9_.\\-]{1,64}")) {
+        throw new IllegalArgumentException(param + ": '" + name
+            + "' is not a handler name; use names of 1 to 64 characters of A-Z a-z 0-9 _ . -, |-separated");
+      }
+      names.add(name);
+    }
+    return names;
   }
 
   private static double earlyRefresh(String param, String value) {

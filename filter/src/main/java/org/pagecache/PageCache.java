@@ -54,11 +54,20 @@ public final class PageCache implements AutoCloseable {
   /**
    * Request attribute (a String) naming the request's handler, set by a filter ahead of the
    * PageCacheFilter when one servlet serves many handlers (the Spring Boot starter sets the
-   * controller method's handler). A policy's {@code paths} still win over it; without it the
-   * servlet's name is the handler. The name must be valid (1 to 64 of A-Z a-z 0-9 _ . -) and bounded
-   * in number: it keys pages, tokens and metrics.
+   * controller method's handler); without it the servlet's name is the handler. A policy's
+   * {@code paths} claim the request from it only where at least as specific as
+   * {@link #HANDLER_PATTERN_ATTRIBUTE} (or where the policy {@code overrides} it). The name must be
+   * valid (1 to 64 of A-Z a-z 0-9 _ . -) and bounded in number: it keys pages, tokens and metrics.
    */
   public static final String HANDLER_ATTRIBUTE = "org.pagecache.handler";
+  /**
+   * Request attribute (a String) set with {@link #HANDLER_ATTRIBUTE}: the pattern by which that
+   * handler serves the request, in servlet-mapping form ({@code /exact} or {@code ""} for the context
+   * root, {@code /prefix/*}, {@code *.ext}, {@code /} for a catch-all). A policy's {@code paths}
+   * pattern claims the request only where it is at least as specific (exact, then longest prefix,
+   * then extension, then default). Without it a named handler counts as an exact mapping.
+   */
+  public static final String HANDLER_PATTERN_ATTRIBUTE = "org.pagecache.handler.pattern";
   /**
    * Request attribute (any value) a handler sets on a successful write (POST, PUT, DELETE...) that
    * changes no page, before its response starts: the cache then does not evict the write's URL and
@@ -342,9 +351,19 @@ public final class PageCache implements AutoCloseable {
    * Tells {@link #evict(String)} which handler a path (within the context) belongs to, when the
    * servlet's name is not the handler: an integration that sets {@link #HANDLER_ATTRIBUTE} gives
    * the same naming here. The function returns null for paths it does not know; a policy's
-   * {@code paths} still come first.
+   * {@code paths} claim a path from such a handler only where it {@code overrides} it (the handler
+   * counts as an exact mapping).
    */
   public void handlersByPath(Function<String, String> byPath) {
-    invalidations.urlPages.handlersByPath(byPath);
+    handlersByPath(byPath, path -> null);
+  }
+
+  /**
+   * As {@link #handlersByPath(Function)}, with the pattern by which the handler serves a path, in
+   * the form of {@link #HANDLER_PATTERN_ATTRIBUTE}: a policy's {@code paths} claim the path where at
+   * least as specific.
+   */
+  public void handlersByPath(Function<String, String> byPath, Function<String, String> patternByPath) {
+    invalidations.urlPages.handlersByPath(byPath, patternByPath);
   }
 }

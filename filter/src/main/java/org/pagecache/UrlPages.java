@@ -10,8 +10,9 @@ import org.pagecache.internal.text.PathParameters;
 
 /**
  * The page of an absolute URL, as {@link PageCache#evict} removes it: the handler the URL belongs
- * to (a policy's paths, the integration's naming, else the servlet mapping that serves the path, as
- * the container ranks them) and the keys its page is stored under.
+ * to (the integration's naming, else the servlet mapping that serves the path, as the container
+ * ranks them; a policy's paths where they claim it, as for a request) and the keys its page is
+ * stored under.
  */
 final class UrlPages {
   /**
@@ -24,6 +25,7 @@ final class UrlPages {
   private final Engine engine;
   private volatile ServletContext servletContext;
   private volatile Function<String, String> handlerByPath = path -> null;
+  private volatile Function<String, String> patternByPath = path -> null;
 
   UrlPages(Engine engine) {
     this.engine = engine;
@@ -33,7 +35,8 @@ final class UrlPages {
     this.servletContext = context;
   }
 
-  void handlersByPath(Function<String, String> byPath) {
+  void handlersByPath(Function<String, String> byPath, Function<String, String> patterns) {
+    this.patternByPath = patterns == null ? path -> null : patterns;
     this.handlerByPath = byPath == null ? path -> null : byPath;
   }
 
@@ -68,24 +71,28 @@ final class UrlPages {
     if (ctx != null && !ctx.getContextPath().isEmpty() && path.startsWith(ctx.getContextPath())) {
       path = path.substring(ctx.getContextPath().length());
     }
-    String byPolicy = engine.policies.handlerForPath(path);
-    if (byPolicy == null) {
-      byPolicy = handlerByPath.apply(path);
-    }
-    if (byPolicy != null || ctx == null) {
-      return byPolicy != null ? byPolicy : "default";
-    }
-    String best = null;
-    int bestRank = -1;
-    for (Map.Entry<String, ? extends ServletRegistration> e : ctx.getServletRegistrations().entrySet()) {
-      for (String mapping : e.getValue().getMappings()) {
-        // "/" is the default servlet: it serves whatever no other mapping does
-        int rank = mapping.equals("/") ? 0 : Policies.rank(mapping, path);
-        if (rank > bestRank) {
-          bestRank = rank;
-          best = e.getKey();
+    String served = handlerByPath.apply(path);
+    int servingRank;
+    if (served != null) {
+      String pattern = patternByPath.apply(path);
+      servingRank = pattern != null ? Policies.mappingRank(pattern) : Policies.EXACT;
+    } else {
+      servingRank = Policies.DEFAULT;
+      served = "default";
+      if (ctx != null) {
+        for (Map.Entry<String, ? extends ServletRegistration> e : ctx.getServletRegistrations().entrySet()) {
+          for (String mapping : e.getValue().getMappings()) {
+            // "/" is the default servlet: it serves whatever no other mapping does
+            int rank = mapping.equals("/") ? Policies.DEFAULT : Policies.rank(mapping, path);
+            if (rank > servingRank || (rank == servingRank && served.equals("default"))) {
+              servingRank = rank;
+              served = e.getKey();
+            }
+          }
         }
       }
     }
-    return best != null ? best : "default";
-  }}
+    String claimed = engine.policies.claim(path, served, servingRank);
+    return claimed != null ? claimed : served;
+  }
+}

@@ -49,7 +49,7 @@ class PageCacheConfigTest {
     assertEquals("header: 'X Cache' is not a header name; use e.g. X-Cache, or none to turn it off", lines.get("header"));
     assertEquals("policies[article].colour: unknown key 'colour'; keys: ttl, grace, vary, statuses, paths,"
         + " cache-control, ttl-max, authorized, sessions, early-refresh, enabled, cookies, headers, harmless, pool, invalidate, signed-in,"
-        + " origin-cache-headers, refreshed-by", lines.get("policies[article].colour"));
+        + " origin-cache-headers, refreshed-by, overrides", lines.get("policies[article].colour"));
   }
 
   @Test
@@ -130,7 +130,7 @@ class PageCacheConfigTest {
     assertEquals(Duration.ofMinutes(1), article.grace());
     assertEquals(java.util.List.of("accept-language"), article.vary());
     assertTrue(article.statuses().contains(404));
-    assertEquals("article", c.policies.handlerForPath("/a/7"));
+    assertEquals("article", c.policies.claim("/a/7", "front", Policies.DEFAULT));
     assertEquals(Duration.ofSeconds(30), c.policies.policy("home").ttl());
     assertEquals(Duration.ofSeconds(60), c.policies.policy("unknown").ttl());
     assertEquals(Duration.ofMinutes(1), c.policies.policy("unknown").grace());

@@ -20,7 +20,9 @@ import org.springframework.http.server.PathContainer;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.method.HandlerMethod;
+import org.pagecache.PageCache;
 import org.springframework.web.servlet.HandlerExecutionChain;
+import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.util.ServletRequestPathUtils;
@@ -227,12 +229,19 @@ final class ControllerHandlers {
   }
 
   /**
+   * A controller method's handler and the pattern by which it serves a request, in servlet-mapping
+   * form ({@link PageCache#HANDLER_PATTERN_ATTRIBUTE}): a policy's {@code paths=} claims the request
+   * only where at least as specific.
+   */
+  record Served(String handler, String pattern) {}
+
+  /**
    * The handler of the controller method that will serve this request, or null when no
    * controller method will (static resources, Actuator, errors: the filter's default applies).
    * The lookup runs on a view of the request whose attribute writes are kept apart, so the
    * DispatcherServlet later finds the request as the container gave it.
    */
-  String nameFor(HttpServletRequest request) {
+  Served nameFor(HttpServletRequest request) {
     AttributesKeptApart probe = new AttributesKeptApart(request);
     try {
       if (mapping.usesPathPatterns()) {
@@ -240,7 +249,11 @@ final class ControllerHandlers {
       }
       HandlerExecutionChain chain = mapping.getHandler(probe);
       if (chain != null && chain.getHandler() instanceof HandlerMethod hm) {
-        return names.get(Target.of(hm));
+        String name = names.get(Target.of(hm));
+        Object best = probe.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+        String path = (request.getServletPath() == null ? "" : request.getServletPath())
+            + (request.getPathInfo() == null ? "" : request.getPathInfo());
+        return name == null ? null : new Served(name, servletForm(best == null ? null : best.toString(), path));
       }
       return null;
     } catch (Exception e) {
@@ -249,19 +262,56 @@ final class ControllerHandlers {
   }
 
   /**
+   * A Spring MVC path pattern, as it matched {@code path}, in servlet-mapping form so the filter can
+   * rank {@code paths=} against it as the Servlet spec ranks mappings. A pattern that matches a fixed
+   * number of segments ({@code /owners/{id}}, {@code /files/*}) serves only URLs of that shape: exact.
+   * One that matches the rest of the path ({@code /account/**}, {@code /docs/{*rest}}) is a prefix of
+   * the segments before it, as the path spells them; from the root it is the catch-all ({@code /}), or
+   * an extension mapping when its last segment is {@code *.ext} ({@code /**}{@code /*.css}).
+   */
+  static String servletForm(String pattern, String path) {
+    String p = pattern == null ? "/**" : pattern;
+    List<String> segments = List.of(p.replaceFirst("^/", "").split("/", -1));
+    int rest = -1;
+    for (int i = 0; i < segments.size() && rest < 0; i++) {
+      String segment = segments.get(i);
+      if (segment.equals("**") || segment.matches("\\{\\*[^}]*}")) {
+        rest = i;
+      }
+    }
+    if (rest < 0) {
+      return path.equals("/") || path.isEmpty() ? "" : path; // exact: this URL's shape only
+    }
+    if (rest == 0) {
+      String last = segments.get(segments.size() - 1);
+      return last.matches("\\*\\.[^*/{}]+") ? last : "/";
+    }
+    List<String> actual = List.of(path.replaceFirst("^/", "").split("/", -1));
+    return "/" + String.join("/", actual.subList(0, Math.min(rest, actual.size()))) + "/*";
+  }
+
+  /**
    * The handler of a GET of this path (for {@code evict(url)}): the most specific matching
    * pattern of a controller method. Conditions on parameters, headers or media types are not
    * considered (there is no request), so give such pages their own tags.
    */
   String handlerForPath(String path) {
+    return bestForPath(path).map(Map.Entry::getValue).orElse(null);
+  }
+
+  /** The pattern by which {@link #handlerForPath} serves the path, in servlet-mapping form; null when none. */
+  String patternForPath(String path) {
+    return bestForPath(path).map(e -> servletForm(e.getKey().getPatternString(), path)).orElse(null);
+  }
+
+  private Optional<Map.Entry<PathPattern, String>> bestForPath(String path) {
     PathContainer container = PathContainer.parsePath(path);
-    Optional<Map.Entry<PathPattern, String>> best = byInfo.entrySet().stream()
+    return byInfo.entrySet().stream()
         .filter(e -> allowsGet(e.getKey()) && e.getKey().getPathPatternsCondition() != null)
         .flatMap(e -> e.getKey().getPathPatternsCondition().getPatterns().stream()
             .filter(p -> p.matches(container))
             .map(p -> Map.entry(p, e.getValue())))
         .min(Comparator.comparing(Map.Entry::getKey, PathPattern.SPECIFICITY_COMPARATOR));
-    return best.map(Map.Entry::getValue).orElse(null);
   }
 
   private static boolean allowsGet(RequestMappingInfo info) {

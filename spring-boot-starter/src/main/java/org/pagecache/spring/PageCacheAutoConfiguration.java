@@ -92,11 +92,7 @@ public class PageCacheAutoConfiguration {
       }
       return EnvironmentSettings.config(env, policies, source.getIfAvailable(), sink.getIfAvailable());
     });
-    PageCache cache = PageCache.start(config);
-    if (h != null) {
-      cache.handlersByPath(h::handlerForPath);
-    }
-    return cache;
+    return PageCache.start(config);
   }
 
   /** The {@link PageFragment} methods of the application's beans, registered with the cache; {@code @pageFragments} in templates. */
@@ -123,8 +119,14 @@ public class PageCacheAutoConfiguration {
   @Bean
   FilterRegistrationBean<SpringPageCacheFilter> pageCacheFilter(PageCache cache,
       ObjectProvider<ControllerHandlers> handlers, Environment env) {
-    FilterRegistrationBean<SpringPageCacheFilter> reg = new FilterRegistrationBean<>(
-        new SpringPageCacheFilter(cache, handlers.getIfAvailable(() -> null)));
+    ControllerHandlers h = handlers.getIfAvailable(() -> null);
+    SpringPageCacheFilter filter = new SpringPageCacheFilter(cache, h);
+    if (h != null) {
+      // evict(url) finds the handler a request would: a controller's only where the DispatcherServlet serves the path
+      cache.handlersByPath(path -> filter.servedByDispatcher(path) ? h.handlerForPath(path) : null,
+          path -> filter.servedByDispatcher(path) ? h.patternForPath(path) : null);
+    }
+    FilterRegistrationBean<SpringPageCacheFilter> reg = new FilterRegistrationBean<>(filter);
     reg.setName("pagecache");
     reg.addUrlPatterns("/*");
     reg.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC); // an ASYNC dispatch continues its build

@@ -191,4 +191,18 @@ class ControllerHandlersTest {
           .hasMessageContaining("@RefreshesPages(handlers = \"ownerLst\") on UnknownRefreshTarget.save");
     });
   }
+
+  @Test
+  void aMappingIsRankedInServletFormAsItMatchedThePath() {
+    assertThat(ControllerHandlers.servletForm("/account/**", "/account/x.css")).isEqualTo("/account/*");
+    assertThat(ControllerHandlers.servletForm("/account/**", "/account")).isEqualTo("/account/*");
+    assertThat(ControllerHandlers.servletForm("/owners/{id}/**", "/owners/7/x.css")).isEqualTo("/owners/7/*");
+    assertThat(ControllerHandlers.servletForm("/docs/{*rest}", "/docs/a/b.css")).isEqualTo("/docs/*");
+    assertThat(ControllerHandlers.servletForm("/owners/{id}", "/owners/x.css")).isEqualTo("/owners/x.css");
+    assertThat(ControllerHandlers.servletForm("/files/*", "/files/x.css")).isEqualTo("/files/x.css");
+    assertThat(ControllerHandlers.servletForm("/", "/")).isEqualTo("");
+    assertThat(ControllerHandlers.servletForm("/**", "/x.css")).isEqualTo("/");
+    assertThat(ControllerHandlers.servletForm("/{*path}", "/a/x.css")).isEqualTo("/");
+    assertThat(ControllerHandlers.servletForm("/**/*.css", "/a/x.css")).isEqualTo("*.css");
+  }
 }
