@@ -39,8 +39,10 @@ import org.pagecache.internal.key.QueryParams;
  * <p>Query parameters left out of the page's key ({@link #hideParameters}: tracking parameters) are
  * still there when the handler asks for one by name, and asking is recorded
  * ({@link HeaderReads#ignoredParameters()}); they are left out of {@code getParameterNames},
- * {@code getParameterMap} and {@code getQueryString}, so a page that echoes every parameter (a
- * form's hidden fields, a data binder) does not show the first visitor's click id to everyone.
+ * {@code getParameterMap}, {@code getQueryString} and the container's query string attributes
+ * ({@link #QUERY_STRING_ATTRIBUTES}), so a page that echoes every parameter (a form's hidden fields,
+ * a data binder, a view printing the original query after an async dispatch) does not show the first
+ * visitor's click id to everyone.
  */
 public final class WatchedRequest extends HttpServletRequestWrapper {
   private static final Set<String> HIDDEN = Set.of("range", "if-range", "if-none-match",
@@ -201,11 +203,29 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     return shared && session != null ? new WatchedSession(session, sessionReads) : session;
   }
 
+  /**
+   * The container's attributes that carry the visitor's query string: the original one after an
+   * async dispatch, a forward or an error dispatch, and an include's. Containers fill them from
+   * the request they hold, which is not always this wrapper (Jetty's async dispatch, and Tomcat's
+   * {@code startAsync(req, res)} with the request under it), so they are cleaned here as
+   * {@link #getQueryString()} is. The {@code javax.} names are still set by some bridges. The
+   * {@code request_uri} attributes carry no query and are left alone.
+   */
+  static final Set<String> QUERY_STRING_ATTRIBUTES = Set.of("jakarta.servlet.async.query_string",
+      "jakarta.servlet.forward.query_string", "jakarta.servlet.include.query_string",
+      "jakarta.servlet.error.query_string", "javax.servlet.async.query_string",
+      "javax.servlet.forward.query_string", "javax.servlet.include.query_string",
+      "javax.servlet.error.query_string");
+
   @Override
   public Object getAttribute(String name) {
     Object value = super.getAttribute(name);
     if (shared && value != null && SESSION_TOKEN_ATTRIBUTES.contains(name)) {
       sessionReads.used("csrf-token");
+    }
+    Predicate<String> hidden = hiddenParameters;
+    if (hidden != null && value instanceof String query && QUERY_STRING_ATTRIBUTES.contains(name)) {
+      return QueryParams.without(query, hidden);
     }
     return value;
   }
