@@ -1,12 +1,14 @@
 package org.pagecache.internal.capture;
 
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpSession;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collection;
@@ -31,7 +33,8 @@ import org.pagecache.internal.key.QueryParams;
  * </ul>
  * Starting async keeps capturing when the build asked for it ({@link #captureAsync}), else hands the
  * response to the container first (see {@link CapturingResponse#passThrough()}).
- * Every header and cookie read is recorded in {@link #reads()}: what the page depends on. While a
+ * Every header and cookie read is recorded in {@link #reads()}: what the page depends on; so is a
+ * read of a request body while a page is built for sharing ({@link HeaderReads#readBody()}). While a
  * page is built for sharing, what the handler uses of the session is recorded in
  * {@link #sessionReads()}: the session it gets is a {@link WatchedSession}, and reading a CSRF token
  * a security filter put in the request (it comes from the session) counts as a use.
@@ -62,6 +65,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   private volatile Set<String> keyedRoles;
   private volatile boolean principalKeyed;
   private volatile Set<String> keyedCookies = Set.of();
+  private BufferedReader reader;
 
   /**
    * Request attributes through which a filter before PageCache hands the page a token kept in the
@@ -286,6 +290,24 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     String query = super.getQueryString();
     Predicate<String> hidden = hiddenParameters;
     return hidden == null ? query : QueryParams.without(query, hidden);
+  }
+
+  /** While a page is built for sharing, the body is watched: a build that reads one is not stored. */
+  @Override
+  public ServletInputStream getInputStream() throws IOException {
+    ServletInputStream in = super.getInputStream();
+    return shared ? new WatchedInput(in, reads) : in;
+  }
+
+  @Override
+  public synchronized BufferedReader getReader() throws IOException {
+    if (!shared) {
+      return super.getReader();
+    }
+    if (reader == null) { // one buffer over the body, however often it is asked for
+      reader = new BufferedReader(new WatchedInput.WatchedReader(super.getReader(), reads));
+    }
+    return reader;
   }
 
   /** The headers and cookies the handler has read so far. */
