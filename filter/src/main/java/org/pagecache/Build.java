@@ -23,6 +23,7 @@ import org.pagecache.internal.capture.CapturedResponse;
 import org.pagecache.internal.capture.CapturingResponse;
 import org.pagecache.internal.capture.Freshening;
 import org.pagecache.internal.capture.HeaderReads;
+import org.pagecache.internal.capture.RequestBody;
 import org.pagecache.internal.capture.WatchedRequest;
 import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.key.IgnoredParameters;
@@ -199,6 +200,12 @@ final class Build implements AsyncCapture {
     if (parameterRead != null && !c.passedThrough()) {
       p.stats().bypass(parameterRead); // its key left out what it read: this page is not stored; the next is keyed on it
       return new Outcome.Replay(c, CacheStatus.refused(parameterRead), null);
+    }
+    if (shared.reads().readBody() && !c.passedThrough()) {
+      // A body the lookup did not see (HTTP/2 DATA that came later): this visitor's page, and no
+      // marker, so that no number of such requests turns the cache off for the URL.
+      p.stats().bypass(RequestBody.REASON);
+      return new Outcome.Replay(c, CacheStatus.refused(RequestBody.REASON), null);
     }
     if (!conditions.isEmpty() && c.status() == 304 && !c.passedThrough()) {
       try (PageTrace.Scope step = p.trace().step(PageTrace.Step.STORE)) {

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;
 import org.pagecache.internal.capture.CacheStatus;
+import org.pagecache.internal.capture.RequestBody;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.stats.HandlerRecorder;
@@ -21,7 +22,7 @@ import org.pagecache.store.StoreException;
  * route ({@link #route}) that ends in one answer ({@link #answer}):
  * <pre>
  *   not GET or HEAD: run it ({@link Writes}); a success evicts the pages it changed
- *   request checks (RequestParts)            cookie not ignored, Authorization -> PASS
+ *   request checks (RequestParts)            cookie not ignored, Authorization, a body -> PASS
  *   session (AnonymousSessions)              signed-in user, sessions=off, a session attribute
  *                                            the handler's builds read -> PASS
  *   lookup ({@link Lookup}): near cache (trusted near.trust), or getMulti(token, page): one round trip
@@ -81,6 +82,7 @@ final class PageFlow {
       writes.run(req, res, chain);
       return;
     }
+    req = RequestBody.watchable(req); // HTTP/2: its input may be looked at for a body
     if (engine.visitors != null) {
       engine.counters.visit(engine.visitors.of(req)); // never throws; deduplicated per window in this JVM
     }
@@ -261,6 +263,9 @@ final class PageFlow {
   private static String requestBypass(HttpServletRequest req, CachePolicy policy, boolean signedIn) {
     if (!policy.enabled()) {
       return "disabled";
+    }
+    if (RequestBody.carried(req)) {
+      return RequestBody.REASON; // a fat GET: its answer may be shaped by what no key holds
     }
     if (!signedIn && !policy.allowAuthorized() && req.getHeader("Authorization") != null) {
       return "authorization";

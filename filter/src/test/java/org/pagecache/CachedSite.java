@@ -69,6 +69,7 @@ final class CachedSite implements AutoCloseable {
   private org.pagecache.counters.CountSource source;
   private boolean forwardDispatch;
   private boolean requestOnly;
+  private boolean http2;
   private final List<Consumer<ServletContextHandler>> extras = new ArrayList<>();
   JettyServer jetty;
   PageCache cache;
@@ -111,6 +112,12 @@ final class CachedSite implements AutoCloseable {
     return this;
   }
 
+  /** The connector also speaks HTTP/2 without TLS (h2c). */
+  CachedSite http2() {
+    this.http2 = true;
+    return this;
+  }
+
   CachedSite alsoOnForward() {
     this.forwardDispatch = true;
     return this;
@@ -132,14 +139,15 @@ final class CachedSite implements AutoCloseable {
       b.countSource(source);
     }
     PageCacheFilter filter = new PageCacheFilter(b.build());
-    jetty = JettyServer.start(ctx -> {
+    Consumer<ServletContextHandler> setup = ctx -> {
       FilterHolder holder = new FilterHolder(filter);
       ctx.addFilter(holder, "/*", forwardDispatch
           ? EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC, DispatcherType.FORWARD, DispatcherType.INCLUDE)
           : requestOnly ? EnumSet.of(DispatcherType.REQUEST) : EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
       handlers.forEach(e -> JettyServer.servlet(ctx, e.getKey(), e.getValue(), mappings.get(e.getKey())));
-      extras.forEach(setup -> setup.accept(ctx));
-    });
+      extras.forEach(extra -> extra.accept(ctx));
+    };
+    jetty = http2 ? JettyServer.startWithHttp2(setup) : JettyServer.start(setup);
     cache = PageCache.from(jetty.context().getServletContext());
     return this;
   }

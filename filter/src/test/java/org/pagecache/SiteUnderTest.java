@@ -279,9 +279,27 @@ final class SiteUnderTest implements AutoCloseable {
     for (int i = 0; i + 1 < headers.length; i += 2) {
       request.add(headers[i], headers[i + 1]);
     }
+    return exchange(number, method, pathAndQuery, request.generate());
+  }
+
+  /**
+   * One request written as it stands (request line, headers and body, its framing the caller's:
+   * a {@code Content-Length} body, a chunked one), on its own connection.
+   */
+  Response raw(String request) {
+    long number;
+    synchronized (progress) {
+      number = ++sent;
+    }
+    String line = request.substring(0, request.indexOf('\r'));
+    String[] parts = line.split(" ");
+    return exchange(number, parts[0], parts[1], ByteBuffer.wrap(request.getBytes(StandardCharsets.ISO_8859_1)));
+  }
+
+  private Response exchange(long number, String method, String pathAndQuery, ByteBuffer bytes) {
     boolean head = "HEAD".equals(method);
     try {
-      ByteBuffer answer = connector.getResponse(request.generate(), head, 30, TimeUnit.SECONDS);
+      ByteBuffer answer = connector.getResponse(bytes, head, 30, TimeUnit.SECONDS);
       HttpTester.Response response = head ? HttpTester.parseHeadResponse(answer) : HttpTester.parseResponse(answer);
       if (response == null) {
         throw new IllegalStateException(method + " " + pathAndQuery + ": no complete response within 30 s");

@@ -10,6 +10,7 @@ import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -54,6 +55,18 @@ public final class JettyServer implements AutoCloseable {
   }
 
   public static JettyServer start(String contextPath, Consumer<ServletContextHandler> setup) {
+    return start(contextPath, setup, false);
+  }
+
+  /**
+   * As {@link #start(Consumer)}, and the connector also speaks HTTP/2 without TLS (h2c, by upgrade
+   * or prior knowledge), for tests of what only HTTP/2 frames carry.
+   */
+  public static JettyServer startWithHttp2(Consumer<ServletContextHandler> setup) {
+    return start("/", setup, true);
+  }
+
+  private static JettyServer start(String contextPath, Consumer<ServletContextHandler> setup, boolean h2c) {
     QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS);
     threads.setName("jetty-test");
     Server server = new Server(threads);
@@ -62,7 +75,9 @@ public final class JettyServer implements AutoCloseable {
     HttpConfiguration http = new HttpConfiguration();
     http.setUriCompliance(UriCompliance.UNSAFE);
     http.setRequestHeaderSize(64 * 1024);
-    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+    ServerConnector connector = h2c
+        ? new ServerConnector(server, new HttpConnectionFactory(http), new HTTP2CServerConnectionFactory(http))
+        : new ServerConnector(server, new HttpConnectionFactory(http));
     connector.setHost("127.0.0.1");
     connector.setPort(0);
     connector.setAcceptQueueSize(ACCEPT_QUEUE);

@@ -14,6 +14,7 @@ public final class HeaderReads {
   private final Set<String> names = ConcurrentHashMap.newKeySet();
   private final Set<String> parameters = ConcurrentHashMap.newKeySet();
   private volatile boolean cookies;
+  private volatile boolean body;
   private volatile boolean paused;
 
   void header(String name) {
@@ -46,6 +47,16 @@ public final class HeaderReads {
    */
   public Set<String> ignoredParameters() {
     return parameters;
+  }
+
+  /** Counted even while paused: whoever reads a body during a build, the page may show it. */
+  void body() {
+    body = true;
+  }
+
+  /** True when the build read a byte (or a character) of a request body. */
+  public boolean readBody() {
+    return body;
   }
 
   /** Reads between an async dispatch and the filter (filters before PageCache's) are not the page's. */

@@ -1,12 +1,14 @@
 package org.pagecache.internal.capture;
 
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpSession;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collection;
@@ -31,7 +33,8 @@ import org.pagecache.internal.key.QueryParams;
  * </ul>
  * Starting async keeps capturing when the build asked for it ({@link #captureAsync}), else hands the
  * response to the container first (see {@link CapturingResponse#passThrough()}).
- * Every header and cookie read is recorded in {@link #reads()}: what the page depends on. While a
+ * Every header and cookie read is recorded in {@link #reads()}: what the page depends on; so is a
+ * read of a request body while a page is built for sharing ({@link HeaderReads#readBody()}). While a
  * page is built for sharing, what the handler uses of the session is recorded in
  * {@link #sessionReads()}: the session it gets is a {@link WatchedSession}, and reading a CSRF token
  * a security filter put in the request (it comes from the session) counts as a use.
@@ -39,8 +42,10 @@ import org.pagecache.internal.key.QueryParams;
  * <p>Query parameters left out of the page's key ({@link #hideParameters}: tracking parameters) are
  * still there when the handler asks for one by name, and asking is recorded
  * ({@link HeaderReads#ignoredParameters()}); they are left out of {@code getParameterNames},
- * {@code getParameterMap} and {@code getQueryString}, so a page that echoes every parameter (a
- * form's hidden fields, a data binder) does not show the first visitor's click id to everyone.
+ * {@code getParameterMap}, {@code getQueryString} and the container's query string attributes
+ * ({@link #QUERY_STRING_ATTRIBUTES}), so a page that echoes every parameter (a form's hidden fields,
+ * a data binder, a view printing the original query after an async dispatch) does not show the first
+ * visitor's click id to everyone.
  */
 public final class WatchedRequest extends HttpServletRequestWrapper {
   private static final Set<String> HIDDEN = Set.of("range", "if-range", "if-none-match",
@@ -62,6 +67,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   private volatile Set<String> keyedCookies = Set.of();
   /** The session this build asked for and has not used yet (none existed): {@link DeferredSession}. */
   private DeferredSession deferred;
+  private BufferedReader reader;
 
   /**
    * Request attributes through which a filter before PageCache hands the page a token kept in the
@@ -226,11 +232,29 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     return shared && session != null ? new WatchedSession(session, sessionReads) : session;
   }
 
+  /**
+   * The container's attributes that carry the visitor's query string: the original one after an
+   * async dispatch, a forward or an error dispatch, and an include's. Containers fill them from
+   * the request they hold, which is not always this wrapper (Jetty's async dispatch, and Tomcat's
+   * {@code startAsync(req, res)} with the request under it), so they are cleaned here as
+   * {@link #getQueryString()} is. The {@code javax.} names are still set by some bridges. The
+   * {@code request_uri} attributes carry no query and are left alone.
+   */
+  static final Set<String> QUERY_STRING_ATTRIBUTES = Set.of("jakarta.servlet.async.query_string",
+      "jakarta.servlet.forward.query_string", "jakarta.servlet.include.query_string",
+      "jakarta.servlet.error.query_string", "javax.servlet.async.query_string",
+      "javax.servlet.forward.query_string", "javax.servlet.include.query_string",
+      "javax.servlet.error.query_string");
+
   @Override
   public Object getAttribute(String name) {
     Object value = super.getAttribute(name);
     if (shared && value != null && SESSION_TOKEN_ATTRIBUTES.contains(name)) {
       sessionReads.used("csrf-token");
+    }
+    Predicate<String> hidden = hiddenParameters;
+    if (hidden != null && value instanceof String query && QUERY_STRING_ATTRIBUTES.contains(name)) {
+      return QueryParams.without(query, hidden);
     }
     return value;
   }
@@ -291,6 +315,24 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     String query = super.getQueryString();
     Predicate<String> hidden = hiddenParameters;
     return hidden == null ? query : QueryParams.without(query, hidden);
+  }
+
+  /** While a page is built for sharing, the body is watched: a build that reads one is not stored. */
+  @Override
+  public ServletInputStream getInputStream() throws IOException {
+    ServletInputStream in = super.getInputStream();
+    return shared ? new WatchedInput(in, reads) : in;
+  }
+
+  @Override
+  public synchronized BufferedReader getReader() throws IOException {
+    if (!shared) {
+      return super.getReader();
+    }
+    if (reader == null) { // one buffer over the body, however often it is asked for
+      reader = new BufferedReader(new WatchedInput.WatchedReader(super.getReader(), reads));
+    }
+    return reader;
   }
 
   /** The headers and cookies the handler has read so far. */

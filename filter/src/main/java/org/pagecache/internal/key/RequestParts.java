@@ -30,10 +30,19 @@ import java.util.Set;
  *                 {@code cookie:NAME} and query parameters {@code param:NAME}, which no header name can spell)
  */
 public record RequestParts(String bypass, List<String> cookies, List<String[]> keyParts) {
-  /** Headers that say which host, scheme, port or path the request is for; keyed whenever present. */
+  /**
+   * Headers that say which host, scheme, port or path the request is for; keyed whenever present.
+   * Besides the {@code X-Forwarded-*} family, the flags that turn a request into an https one: Spring's
+   * {@code ForwardedHeaderUtils} honours {@code X-Forwarded-Ssl}; Jetty's {@code ForwardedRequestCustomizer}
+   * {@code X-Proxied-Https}, and takes the mere presence of {@code Proxy-ssl-id} or {@code Proxy-auth-cert}
+   * for TLS; {@code Front-End-Https} (Microsoft's proxies) and {@code X-Url-Scheme} are honoured by
+   * other stacks an application may put behind PageCache. A handler that builds links or redirects
+   * from any of them must never hand the result to visitors who did not send it.
+   */
   public static final List<String> SITE_HEADERS = List.of("x-forwarded-host", "x-forwarded-proto",
       "x-forwarded-scheme", "x-forwarded-port", "x-forwarded-prefix", "x-forwarded-server", "forwarded",
-      "x-host", "x-original-url", "x-rewrite-url");
+      "x-host", "x-original-url", "x-rewrite-url", "x-forwarded-ssl", "front-end-https", "x-url-scheme",
+      "x-proxied-https", "proxy-ssl-id", "proxy-auth-cert");
   /** Headers that make frameworks treat a request as another method. */
   public static final List<String> METHOD_OVERRIDES = List.of("x-http-method-override", "x-http-method",
       "x-method-override");
