@@ -49,6 +49,11 @@ public final class Http {
     return call(b.build());
   }
 
+  /** A request built by the caller (a GET with a body, say). */
+  public static HttpResponse<byte[]> send(HttpRequest request) {
+    return call(request);
+  }
+
   private static HttpResponse<byte[]> call(HttpRequest request) {
     try {
       return CLIENT.send(request, HttpResponse.BodyHandlers.ofByteArray());

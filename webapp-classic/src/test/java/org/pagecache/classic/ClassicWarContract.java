@@ -3,9 +3,11 @@ package org.pagecache.classic;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -158,6 +160,64 @@ abstract class ClassicWarContract {
       walk.forEach(path -> labels.add(xCache(get(context + path))));
       long hits = labels.stream().filter(l -> l.startsWith("HIT")).count();
       assertTrue(hits >= 0.9 * walk.size(), context + ": " + hits + " of " + walk.size() + " HIT on the second walk " + labels);
+    }
+  }
+
+  // ---- issue 35's attack classes, on each container ----
+
+  /** Web cache deception: {@code /account/x.css} is the account servlet's, not the {@code *.css} policy's. */
+  @Test
+  void aVictimsAccountPageUnderAStylesheetUrlNeverReachesTheAttacker() {
+    for (String context : CACHED) {
+      for (String lure : List.of("/account/x.css", "/account/settings/theme.css", "/account/%2e%2e%3bx.css")) {
+        HttpResponse<byte[]> victims = Http.get(site.uri(context + lure), "Cookie", "user=alice-liddell");
+        HttpResponse<byte[]> attackers = get(context + lure);
+        if (victims.statusCode() == 200) {
+          assertTrue(Http.text(victims).contains("alice-liddell"), context + lure + ": " + Http.text(victims));
+        }
+        assertFalse(Http.text(attackers).contains("alice"), context + lure + ": the attacker got " + Http.text(attackers));
+      }
+    }
+  }
+
+  /** A GET whose body the handler reads is never stored, and never answered from another's body. */
+  @Test
+  void aGetWithABodyNeverShapesThePageOthersGet() {
+    for (String context : CACHED) {
+      get(context + "/search");
+      HttpResponse<byte[]> fat = Http.send(HttpRequest.newBuilder(site.uri(context + "/search"))
+          .method("GET", HttpRequest.BodyPublishers.ofString("attacker-query-" + context.substring(1))).build());
+      HttpResponse<byte[]> plain = get(context + "/search");
+      assertTrue(xCache(fat).startsWith("BYPASS"), context + ": " + xCache(fat));
+      assertTrue(Http.text(fat).contains("attacker-query"), "the sender gets their own answer: " + Http.text(fat));
+      assertFalse(Http.text(plain).contains("attacker-query"), context + ": " + Http.text(plain));
+    }
+  }
+
+  /** A scheme flag the application honours is part of the key: its https links stay with its senders. */
+  @Test
+  void aSchemeFlagNeverReachesPlainVisitors() {
+    for (String context : CACHED) {
+      for (String flag : List.of("X-Forwarded-Ssl", "x-forwarded-ssl", "X-FORWARDED-SSL")) {
+        HttpResponse<byte[]> flagged = Http.get(site.uri(context + "/links"), flag, "on");
+        HttpResponse<byte[]> plain = get(context + "/links");
+        assertTrue(Http.text(flagged).contains("https://"), Http.text(flagged));
+        assertFalse(Http.text(plain).contains("https://"), context + " after " + flag + ": " + Http.text(plain));
+      }
+    }
+  }
+
+  /** A tracking parameter never reaches a shared page through the container's async query string. */
+  @Test
+  void aTrackingParameterNeverReachesASharedPageThroughTheAsyncQueryString() {
+    for (String context : CACHED) {
+      get(context + "/async/view?page=warm-up"); // a build follows ASYNC dispatches once the filter has seen one
+      HttpResponse<byte[]> tracked = get(context + "/async/view?utm_term=EVIL-" + context.substring(1));
+      HttpResponse<byte[]> plain = get(context + "/async/view");
+      assertEquals(200, tracked.statusCode(), Http.text(tracked));
+      assertFalse(Http.text(plain).contains("EVIL"), context + ": " + Http.text(plain));
+      assertFalse(Http.text(tracked).contains("EVIL") && xCache(tracked).startsWith("MISS"),
+          context + ": a page built for sharing showed the tracking parameter: " + Http.text(tracked));
     }
   }
 
