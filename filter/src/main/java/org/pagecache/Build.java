@@ -204,7 +204,7 @@ final class Build implements AsyncCapture {
     p.stats().built(System.nanoTime() - startNanos);
     String sessionUse = SignedInVisitors.afterBuild(p.notes().visitor, c,
         AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats()), personalValues,
-        Declared.personal(p.req()), p.stats());
+        Declared.personalDeclared(p.req()), p.stats());
     String parameterRead = TrackingParameterReads.afterBuild(tools.ignoredParameters(), p.handler(), shared.reads(),
         p.stats());
     if (parameterRead != null && !c.passedThrough()) {

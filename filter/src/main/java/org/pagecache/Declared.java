@@ -32,6 +32,18 @@ final class Declared {
     return list(request, PERSONAL_ATTRIBUTE);
   }
 
+  /** The personal values declared for this request so far, a copy; none when nothing was declared (nothing is created). */
+  @SuppressWarnings("unchecked")
+  static List<String> personalDeclared(ServletRequest request) {
+    Object list = request.getAttribute(PERSONAL_ATTRIBUTE);
+    if (!(list instanceof List<?>)) {
+      return List.of();
+    }
+    synchronized (list) {
+      return List.copyOf((List<String>) list);
+    }
+  }
+
   @SuppressWarnings("unchecked")
   private static List<String> list(ServletRequest request, String name) {
     Object list = request.getAttribute(name);
