@@ -11,6 +11,7 @@ import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.pagecache.internal.capture.AsyncCapture;
+import org.pagecache.internal.capture.BuildThread;
 import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.capture.CapturedResponse;
 import org.pagecache.internal.capture.CapturingResponse;
@@ -79,6 +81,8 @@ final class Build implements AsyncCapture {
   private final Lease lease;
   private final CapturingResponse capture;
   private final WatchedRequest shared;
+  /** The signed-in visitor's personal values, asked before the build (null: the source failed). */
+  private Collection<String> personalValues = List.of();
   private final Map<String, String> conditions;
   private final long start;
   private final long startNanos; // build time for metrics: a monotonic clock, not the TTL clock
@@ -109,6 +113,11 @@ final class Build implements AsyncCapture {
     if (visitor != null) { // a signed-in visitor's build: the wrapper watches the principal, roles, Authorization, cookies
       shared.watchSignedIn(visitor.rule().keyedRoles(), visitor.rule().principalKeyed(), p.policy().cookies().vary());
     }
+  }
+
+  /** The build's thread watched for reads of the visitor past the request (a signed-in visitor's build only). */
+  private BuildThread.Scope watchThread() {
+    return BuildThread.enter(p.notes().visitor != null ? shared : null);
   }
 
   /**
@@ -164,9 +173,10 @@ final class Build implements AsyncCapture {
   private Outcome build() {
     markRecentInvalidation();
     shared.captureAsync(this);
+    personalValues = SignedInVisitors.detailsBeforeBuild(p.notes().visitor, p.req());
     CapturedResponse c;
     try {
-      try (PageTrace.Scope step = p.trace().step(PageTrace.Step.BUILD)) {
+      try (PageTrace.Scope step = p.trace().step(PageTrace.Step.BUILD); BuildThread.Scope watched = watchThread()) {
         p.chain().doFilter(shared, capture);
       }
       if (shared.asyncCaptured()) {
@@ -194,7 +204,8 @@ final class Build implements AsyncCapture {
   private Outcome finish(CapturedResponse c) {
     p.stats().built(System.nanoTime() - startNanos);
     String sessionUse = SignedInVisitors.afterBuild(p.notes().visitor, c,
-        AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats()), p.stats());
+        AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats()), personalValues,
+        Declared.personalDeclared(p.req()), p.stats());
     String parameterRead = TrackingParameterReads.afterBuild(tools.ignoredParameters(), p.handler(), shared.reads(),
         p.stats());
     if (parameterRead != null && !c.passedThrough()) {
@@ -296,7 +307,7 @@ final class Build implements AsyncCapture {
     ServletResponse response = wraps(res, capture) ? res : capture;
     shared.pauseWatching(false);
     int before = asyncStarts.get();
-    try {
+    try (BuildThread.Scope watched = watchThread()) {
       chain.doFilter(request, response);
     } catch (IOException | ServletException | RuntimeException | Error e) {
       abandoned();

@@ -4,6 +4,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
 import java.util.Map;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.function.Function;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
@@ -67,6 +68,8 @@ final class Engine {
   final Fragments fragments;
   /** The application's group of a signed-in visitor for {@code signed-in=context}; null until it sets one. */
   volatile Function<HttpServletRequest, String> userContext;
+  /** The signed-in visitor's own details the application can show (PageCache#personalValues); null: none. */
+  volatile Function<HttpServletRequest, ? extends Collection<String>> personalValues;
   /** The other memcached clusters: invalidations broadcast, misses copied while warming (memcached.remote). */
   final Clusters clusters;
   /** How visitors are told apart for the online count; null when {@code online=off}. */

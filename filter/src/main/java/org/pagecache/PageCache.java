@@ -12,6 +12,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.pagecache.counters.Counters;
+import org.pagecache.internal.capture.BuildThread;
 import org.pagecache.internal.fragments.Fragments;
 import org.pagecache.internal.fragments.KeptFragment;
 import org.pagecache.internal.fragments.Placeholders;
@@ -202,6 +203,55 @@ public final class PageCache implements AutoCloseable {
   /** Declares an object whose view counter is incremented on every serve of the page being built. */
   public static void countView(ServletRequest request, String objectKey) {
     Declared.views(request).add(objectKey);
+  }
+
+  /**
+   * Declares the signed-in visitor's own details for this request: their display name, email,
+   * account number... (call before the page's build ends: from a filter before PageCache's, from
+   * the handler). A page built for a group ({@code signed-in=roles:} or {@code shared}) whose body
+   * shows one of them, as a word, as written or HTML-escaped, is not shared (cause
+   * {@code personal-value}): it is the visitor's own. Values shorter than 3 characters (after
+   * trimming) are not searched: they are in every page. Values never reach a key, a log or the admin
+   * page. For every request at once, use {@link #personalValues}.
+   * <pre>
+   *   PageCache.personal(request, member.fullName(), member.email());
+   * </pre>
+   */
+  public static void personal(ServletRequest request, String... values) {
+    for (String value : values) {
+      if (value != null) {
+        Declared.personal(request).add(value);
+      }
+    }
+  }
+
+  /**
+   * Where the signed-in visitor's own details come from (display name, email...), asked before each
+   * of their builds for sharing, on the request's thread: as {@link #personal}, for every request.
+   * The Spring Boot starter sets one that reads Spring Security's {@code Authentication}; a source
+   * that throws makes the build its visitor's only.
+   */
+  public void personalValues(Function<HttpServletRequest, ? extends Collection<String>> source) {
+    engine.personalValues = source;
+  }
+
+  /**
+   * True while a signed-in visitor's page is being built for their group on this thread, the time
+   * during which {@link #principalRead} counts: cheap, for a thread-local's accessor to ask first.
+   */
+  public static boolean buildingForGroup() {
+    return BuildThread.watching();
+  }
+
+  /**
+   * Tells the page being built on this thread for a signed-in visitor's group, if any, that the
+   * application read the visitor past the request: from a thread-local of its own or of its security
+   * framework ("the current user"). The page is then not shared (cause {@code principal-thread-local}),
+   * as when the handler reads {@code getUserPrincipal()}. Outside such a build it does nothing.
+   * The Spring Boot starter calls it for reads of Spring Security's {@code SecurityContextHolder}.
+   */
+  public static void principalRead() {
+    BuildThread.principalRead();
   }
 
   /**

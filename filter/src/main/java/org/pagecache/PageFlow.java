@@ -90,7 +90,7 @@ final class PageFlow {
     CachePolicy policy = engine.policies.policy(handler);
     HandlerRecorder stats = engine.recorder.handler(handler);
     String sessionCookie = sessionCookie(req);
-    SignedInVisitors.Visitor visitor = SignedInVisitors.of(req, policy, engine.userContext);
+    SignedInVisitors.Visitor visitor = SignedInVisitors.of(req, policy, engine.userContext, engine.personalValues);
     String skip = requestBypass(req, policy, visitor != null);
     if (skip == null && visitor != null) {
       skip = SignedInVisitors.requestBypass(visitor, stats);

@@ -71,6 +71,7 @@ final class CachedSite implements AutoCloseable {
   private boolean requestOnly;
   private boolean http2;
   private final List<Consumer<ServletContextHandler>> extras = new ArrayList<>();
+  private final List<jakarta.servlet.Filter> before = new ArrayList<>();
   JettyServer jetty;
   PageCache cache;
 
@@ -123,6 +124,12 @@ final class CachedSite implements AutoCloseable {
     return this;
   }
 
+  /** A filter ordered before PageCache's (a security filter, say), in the order added. */
+  CachedSite before(jakarta.servlet.Filter f) {
+    before.add(f);
+    return this;
+  }
+
   /** More setup of the context before it starts: other servlets, a security handler. */
   CachedSite with(Consumer<ServletContextHandler> setup) {
     extras.add(setup);
@@ -140,6 +147,7 @@ final class CachedSite implements AutoCloseable {
     }
     PageCacheFilter filter = new PageCacheFilter(b.build());
     Consumer<ServletContextHandler> setup = ctx -> {
+      before.forEach(f -> ctx.addFilter(new FilterHolder(f), "/*", EnumSet.of(DispatcherType.REQUEST)));
       FilterHolder holder = new FilterHolder(filter);
       ctx.addFilter(holder, "/*", forwardDispatch
           ? EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC, DispatcherType.FORWARD, DispatcherType.INCLUDE)

@@ -11,6 +11,8 @@ import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.metrics.PageCacheMetrics;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -43,6 +45,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  *       ({@link CachedPage});
  *   <li>the admin servlet at {@code pagecache.admin.path} (default {@code /cache-admin/*}); its
  *       role check is {@code request.isUserInRole}, which Spring Security answers;
+ *   <li>with Spring Security, the evidence a signed-in member's page is theirs: their details in
+ *       the page, the application's reads of {@code SecurityContextHolder} while it is built;
  *   <li>with Micrometer, the meters of {@link PageCacheMetrics}; with Actuator, the
  *       {@code pagecache} endpoint ({@link PageCacheEndpoint}) and each request observed in Boot's
  *       {@code ObservationRegistry} (spans with micrometer-tracing).
@@ -147,6 +151,26 @@ public class PageCacheAutoConfiguration {
     ServletRegistrationBean<PageCacheAdminServlet> reg = new ServletRegistrationBean<>(new PageCacheAdminServlet(), path);
     reg.setName("pagecache-admin");
     return reg;
+  }
+
+  /**
+   * With Spring Security: a signed-in member's page built for their group is searched for their own
+   * details ({@link VisitorDetails}), and reads of {@code SecurityContextHolder} by the application
+   * during the build make it theirs ({@link SecurityContextWatch}); docs/fragments.md.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.security.core.context.SecurityContextHolder")
+  static class SignedInEvidence {
+    /** Static and a factory post-processor: the holder is wrapped before the beans that keep its strategy are made. */
+    @Bean
+    static BeanFactoryPostProcessor pageCacheSecurityContextWatch() {
+      return factory -> SecurityContextWatch.install();
+    }
+
+    @Bean
+    SmartInitializingSingleton pageCacheVisitorDetails(ObjectProvider<PageCache> cache) {
+      return () -> cache.ifAvailable(c -> c.personalValues(new VisitorDetails()));
+    }
   }
 
   /** Meters for the application's registry (Spring Boot binds every MeterBinder bean). */

@@ -49,14 +49,43 @@ public final class SessionValuesInBody {
    * not in "bobsleigh").
    */
   public static boolean containsWord(byte[] body, String name) {
-    if (body == null || name == null || name.length() < MIN_NAME_LENGTH) {
+    if (body == null || name == null || name.strip().length() < MIN_NAME_LENGTH) {
       return false;
     }
-    if (containsWord(body, name.getBytes(StandardCharsets.UTF_8))) {
-      return true;
+    for (String form : escapedForms(name.strip())) {
+      if (containsWord(body, form.getBytes(StandardCharsets.UTF_8))) {
+        return true;
+      }
     }
-    String escaped = Html.escape(name);
-    return !escaped.equals(name) && containsWord(body, escaped.getBytes(StandardCharsets.UTF_8));
+    return false;
+  }
+
+  /** True when one of {@code values} is in the body as a word ({@link #containsWord(byte[], String)}). */
+  public static boolean containsAnyWord(byte[] body, Iterable<String> values) {
+    if (values != null) {
+      for (String value : values) {
+        if (containsWord(body, value)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The text as written and as the usual escapers write it in HTML: ours and Spring's
+   * {@code HtmlUtils} and Thymeleaf ({@code &#39;}), OWASP's encoder ({@code &#x27;}) and XHTML
+   * templates ({@code &apos;}) differ only in the apostrophe ("O'Brien").
+   */
+  private static java.util.Set<String> escapedForms(String text) {
+    java.util.Set<String> forms = new java.util.LinkedHashSet<>();
+    forms.add(text);
+    String escaped = Html.escape(text);
+    forms.add(escaped);
+    forms.add(escaped.replace("&#39;", "&#x27;"));
+    forms.add(escaped.replace("&#39;", "&apos;"));
+    forms.add(escaped.replace("&quot;", "&#34;"));
+    return forms;
   }
 
   private static boolean containsWord(byte[] body, byte[] needle) {

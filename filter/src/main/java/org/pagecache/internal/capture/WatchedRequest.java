@@ -159,12 +159,26 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     return shared && keyedRoles != null;
   }
 
+  /** True for a signed-in visitor's build for sharing whose pages are not per user: a read of the principal counts. */
+  boolean watchesPrincipal() {
+    return signedIn() && !principalKeyed;
+  }
+
+  /** A read of the visitor past this wrapper ({@link BuildThread#principalRead}): cause {@code principal-thread-local}. */
+  void principalReadPastRequest() {
+    if (watchesPrincipal()) {
+      sessionReads.used("principal-thread-local");
+    }
+  }
+
   @Override
   public java.security.Principal getUserPrincipal() {
     if (signedIn() && !principalKeyed && !Bookkeeping.calledFrom()) {
       sessionReads.used("principal");
     }
-    return super.getUserPrincipal();
+    try (BuildThread.Scope answering = BuildThread.answering()) {
+      return super.getUserPrincipal();
+    }
   }
 
   @Override
@@ -172,7 +186,9 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     if (signedIn() && !principalKeyed) {
       sessionReads.used("principal");
     }
-    return super.getRemoteUser();
+    try (BuildThread.Scope answering = BuildThread.answering()) {
+      return super.getRemoteUser();
+    }
   }
 
   @Override
@@ -180,7 +196,9 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     if (signedIn() && !principalKeyed && !keyedRoles.contains(role)) {
       sessionReads.used("role:" + (role != null && role.matches("[A-Za-z0-9_.:-]{1,64}") ? role : "?"));
     }
-    return super.isUserInRole(role);
+    try (BuildThread.Scope answering = BuildThread.answering()) {
+      return super.isUserInRole(role);
+    }
   }
 
   /** A header read: recorded, and for a signed-in build Authorization and Cookie are personal. */

@@ -25,4 +25,22 @@ class SessionValuesInBodyTest {
     assertFalse(SessionValuesInBody.contains(page("<p>1234567</p>"), "1234567"));
     assertTrue(SessionValuesInBody.contains(page("<p>12345678</p>"), "12345678"));
   }
+
+  @Test
+  void aPersonalValueIsFoundAsAWordAsWrittenAndAsEachCommonEscaperWritesIt() {
+    java.util.List<String> dara = java.util.List.of("Dara O'Brien", "dara@example.org");
+    assertTrue(SessionValuesInBody.containsAnyWord(page("<p>Welcome back, Dara O'Brien</p>"), dara));
+    assertTrue(SessionValuesInBody.containsAnyWord(page("<p>Welcome back, Dara O&#39;Brien</p>"), dara));
+    assertTrue(SessionValuesInBody.containsAnyWord(page("<p>Welcome back, Dara O&#x27;Brien</p>"), dara));
+    assertTrue(SessionValuesInBody.containsAnyWord(page("<p>Welcome back, Dara O&apos;Brien</p>"), dara));
+    assertTrue(SessionValuesInBody.containsAnyWord(page("<a href=\"mailto:dara@example.org\">mail</a>"), dara));
+    assertFalse(SessionValuesInBody.containsAnyWord(page("<p>Welcome back, Darach O'Briens</p>"), dara));
+  }
+
+  @Test
+  void personalValuesShorterThanThreeCharactersAreNotLookedFor() {
+    assertFalse(SessionValuesInBody.containsAnyWord(page("<p>Al wrote: Li said</p>"), java.util.List.of("Al", " Li ")));
+    assertTrue(SessionValuesInBody.containsAnyWord(page("<p>Hi, Amy</p>"), java.util.List.of("Amy")));
+    assertFalse(SessionValuesInBody.containsAnyWord(page("<p>Amygdala</p>"), java.util.List.of("Amy")), "a word, not a part of one");
+  }
 }
