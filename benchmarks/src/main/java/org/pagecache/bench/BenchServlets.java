@@ -113,10 +113,17 @@ final class BenchServlets {
     final AtomicLong calls = new AtomicLong();
     private final Pages pages;
     private final long costMillis;
+    private final String cacheControl;
 
     Origin(Pages pages, long costMillis) {
+      this(pages, costMillis, 600);
+    }
+
+    /** With {@code max-age=maxAgeSeconds}: how long a proxy keeps the page fresh. */
+    Origin(Pages pages, long costMillis, int maxAgeSeconds) {
       this.pages = pages;
       this.costMillis = costMillis;
+      this.cacheControl = "public, max-age=" + maxAgeSeconds;
     }
 
     @Override
@@ -127,7 +134,7 @@ final class BenchServlets {
       boolean gzip = accept != null && accept.contains("gzip");
       byte[] body = gzip ? pages.gzip[i] : pages.identity[i];
       res.setContentType("text/html;charset=UTF-8");
-      res.setHeader("Cache-Control", "public, max-age=600");
+      res.setHeader("Cache-Control", cacheControl);
       res.setHeader("Vary", "Accept-Encoding");
       if (gzip) {
         res.setHeader("Content-Encoding", "gzip");

@@ -70,6 +70,8 @@ public final class MacroBench {
       scenarios.put("longtail", () -> new LongTailScenario(settings, out).run());
       // Signed-in visitors: a hit with two fragments against a plain hit, a signed-in mix against pass-through (issue 30).
       scenarios.put("fragments", () -> new FragmentsScenario(memcached, settings).run());
+      // Pages that expire under load: who waits for a rebuild, against nginx's background update and Varnish's grace (issue 36).
+      scenarios.put("expiring", () -> new ExpiringScenario(memcached, settings, out).run());
       for (Map.Entry<String, Supplier<Section>> scenario : scenarios.entrySet()) {
         if (only != null && !only.contains(scenario.getKey())) {
           continue;

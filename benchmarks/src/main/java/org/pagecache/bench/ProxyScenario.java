@@ -58,6 +58,8 @@ final class ProxyScenario {
   private final MacroBench.Settings settings;
   private final Path dir;
   private final List<Process> processes = new ArrayList<>();
+  /** A page of the app each proxy must answer before it counts as started. */
+  private String readyPath = "/origin/0";
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   ProxyScenario(BenchMemcached memcached, MacroBench.Settings settings, Path out) {
@@ -69,6 +71,12 @@ final class ProxyScenario {
     this.memcached = memcached;
     this.settings = settings;
     this.dir = out.resolve(dirName).toAbsolutePath();
+  }
+
+  /** The app's page the proxies are asked for to see that they started (default {@code /origin/0}). */
+  ProxyScenario readyPath(String path) {
+    this.readyPath = path;
+    return this;
   }
 
   /** Stops the nginx and Varnish this instance started. */
@@ -270,6 +278,11 @@ final class ProxyScenario {
   }
 
   void startNginx(int appPort, int port) throws IOException {
+    startNginx(appPort, port, "");
+  }
+
+  /** nginx caching the app, with {@code location} lines added to its one location (the expiring scenario's background update). */
+  void startNginx(int appPort, int port, String location) throws IOException {
     Path d = dir.resolve("nginx");
     Files.createDirectories(d.resolve("cache"));
     Files.createDirectories(d.resolve("tmp"));
@@ -296,6 +309,7 @@ final class ProxyScenario {
         + "      proxy_cache pages;\n"
         + "      proxy_cache_lock on;\n"
         + "      add_header X-Proxy-Cache $upstream_cache_status;\n"
+        + location
         + "    }\n"
         + "  }\n"
         + "}\n";
@@ -306,15 +320,20 @@ final class ProxyScenario {
   }
 
   void startVarnish(int appPort, int port) throws IOException {
+    startVarnish(appPort, port, "");
+  }
+
+  /** Varnish caching the app, with {@code vcl} appended to its VCL (subroutines add to the built-in ones). */
+  void startVarnish(int appPort, int port, String vcl) throws IOException {
     Path d = dir.resolve("varnish");
     Files.createDirectories(d);
-    String vcl = "vcl 4.1;\n"
+    String conf = "vcl 4.1;\n"
         + "backend app { .host = \"127.0.0.1\"; .port = \"" + appPort + "\"; }\n"
         + "sub vcl_deliver {\n"
         + "  if (obj.hits > 0) { set resp.http.X-Proxy-Cache = \"HIT\"; } else { set resp.http.X-Proxy-Cache = \"MISS\"; }\n"
-        + "}\n";
+        + "}\n" + vcl;
     Path file = d.resolve("default.vcl");
-    Files.writeString(file, vcl, StandardCharsets.UTF_8);
+    Files.writeString(file, conf, StandardCharsets.UTF_8);
     // -F: foreground, stopped with this program; -j none: no user switching, the work dir is ours.
     start("varnish", List.of(env("VARNISHD", "/usr/sbin/varnishd"), "-F", "-j", "none", "-n", d.resolve("work").toString(),
         "-a", "127.0.0.1:" + port, "-f", file.toString(), "-s", "malloc,1g", "-T", "none"), port);
@@ -332,7 +351,7 @@ final class ProxyScenario {
             + Files.readString(log.toPath()).strip());
       }
       try {
-        if (get("http://127.0.0.1:" + port + "/origin/0", false).statusCode() == 200) {
+        if (get("http://127.0.0.1:" + port + readyPath, false).statusCode() == 200) {
           return;
         }
       } catch (UncheckedIOException notYet) {
