@@ -134,11 +134,10 @@ final class ExpiringScenario {
     return v.length == 0 ? Double.NaN : v[v.length / 2];
   }
 
+  /** Every page requested once, 25 at a time (200 builds of 300 ms take about 2.4 s). */
   private static void warm(LoadDriver driver, Way w) {
-    for (int i = 0; i < PAGES; i++) {
-      final int page = i;
-      driver.run(w.name + "-warm", 1, 1, Duration.ofSeconds(30), () -> URI.create(w.base + page));
-    }
+    java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+    driver.run(w.name + "-warm", 25, PAGES, Duration.ofSeconds(60), () -> URI.create(w.base + (next.getAndIncrement() % PAGES)));
   }
 
   /** PageCache in front of the 300 ms backend, and the origin the proxies keep (max-age=2). */
