@@ -182,15 +182,16 @@ class MemcachedStoreFailureTest {
 
       cluster.node(0).stop();
 
-      Eventually.assertWithin(RECONNECTS_WITHIN, "every key writable on the two live servers", () -> {
+      // Written and read back in one attempt: under load a write can still reach the dead server's
+      // connection while xmemcached takes it off the ring, and that key is then missing once.
+      Eventually.assertWithin(RECONNECTS_WITHIN, "every key written and read back on the two live servers", () -> {
         try {
           keys.forEach(k -> store.set(k, bytes(k), 0));
-          return true;
+          return store.getMulti(keys).size() == keys.size();
         } catch (StoreException e) {
           return false;
         }
       });
-      assertEquals(keys.size(), store.getMulti(keys).size());
     }
   }
 
