@@ -36,14 +36,9 @@ public final class Cacheability {
    * ({@code Cache-Control}, its targeted forms, {@code Expires}) are left to {@link Lifetime}.
    */
   public static String refusal(CapturedResponse c, Set<Integer> statuses, long nowMillis, boolean honor) {
-    if (c.passedThrough()) {
-      return c.overflowed() ? "too-large" : "async";
-    }
-    if (c.setsCookie()) {
-      return "set-cookie";
-    }
-    if (c.trailers()) {
-      return "trailers";
+    String captureRefusal = captureRefusal(c);
+    if (captureRefusal != null) {
+      return captureRefusal;
     }
     String lifetimeRefusal = honor ? null : lifetimeRefusal(c, nowMillis);
     if (lifetimeRefusal != null) {
@@ -55,6 +50,20 @@ public final class Cacheability {
       }
     }
     return commonRefusal(c, statuses);
+  }
+
+  /** What the capture itself refuses, whatever any policy says: not captured whole, a cookie set, trailers. */
+  private static String captureRefusal(CapturedResponse c) {
+    if (c.passedThrough()) {
+      return c.overflowed() ? "too-large" : "async";
+    }
+    if (c.setsCookie()) {
+      return "set-cookie";
+    }
+    if (c.trailers()) {
+      return "trailers";
+    }
+    return null;
   }
 
   /** What refuses a page whatever its caching headers say: Vary: *, a pre-encoded body, a status not listed. */
@@ -83,14 +92,9 @@ public final class Cacheability {
    * {@code CDN-Cache-Control}), still refuse the page, as do {@code Set-Cookie} and the rest.
    */
   public static String refusalIgnoringOrigin(CapturedResponse c, Set<Integer> statuses) {
-    if (c.passedThrough()) {
-      return c.overflowed() ? "too-large" : "async";
-    }
-    if (c.setsCookie()) {
-      return "set-cookie";
-    }
-    if (c.trailers()) {
-      return "trailers";
+    String captureRefusal = captureRefusal(c);
+    if (captureRefusal != null) {
+      return captureRefusal;
     }
     for (String field : new String[] {"Cache-Control", Lifetime.CDN_FIELD, Lifetime.OWN_FIELD}) {
       for (String cc : c.headerValues(field)) {
