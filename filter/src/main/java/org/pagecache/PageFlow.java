@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.capture.RequestBody;
@@ -59,7 +60,7 @@ final class PageFlow {
    * @param refresh refreshes a handler, saying who asked ({@link PageCache#refreshHandler(String, String)}):
    *                what a successful write to a path of its {@code refreshed-by=} does
    */
-  PageFlow(Engine engine, Consumer<String> evict, java.util.function.BiConsumer<String, String> refresh) {
+  PageFlow(Engine engine, Consumer<String> evict, BiConsumer<String, String> refresh) {
     this.engine = engine;
     this.writes = new Writes(engine.policies, evict, refresh);
     this.lookup = new Lookup(engine.clock, engine.keys, engine.tokens, engine.tags, engine.store, engine.codec,
