@@ -1,6 +1,7 @@
 package org.pagecache.internal.capture;
 
 import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.ServletResponse;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletResponse;
@@ -45,6 +46,10 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   }
 
   private final HttpServletResponse real;
+  /** What the capture wraps, until a container's include puts its own wrapper there. */
+  private final ServletResponse below;
+  /** An include runs: Tomcat puts its include wrapper below the capture (Jetty wraps the outside). */
+  private volatile boolean including;
   private final int limit;
   private final String defaultCharset;
   private final Overflow overflow;
@@ -73,10 +78,27 @@ final class BufferingResponse extends HttpServletResponseWrapper {
 
   BufferingResponse(HttpServletResponse real, int limit, String defaultCharset, Overflow overflow) {
     super(ForwardShield.below(real)); // a forward closes the capture, never the client's response (Tomcat 11)
+    this.below = getResponse();
     this.real = real;
     this.limit = limit;
     this.defaultCharset = defaultCharset == null ? StandardCharsets.ISO_8859_1.name() : defaultCharset;
     this.overflow = overflow;
+  }
+
+  /**
+   * Tomcat's include puts its own wrapper directly below the capture (and takes it out again when
+   * the include returns): while it is there, the included resource may not change the page's
+   * status or headers (Servlet 6 §9.3), and a JSP's {@code setContentType} must not either.
+   */
+  @Override
+  public void setResponse(ServletResponse response) {
+    super.setResponse(response);
+    including = response != below;
+  }
+
+  /** What an included resource may not change: the status, headers, cookies, type and locale. */
+  private boolean headFixed() {
+    return committed || including;
   }
 
   // ---- status, errors, redirects: recorded, and "committed" as the spec says they commit ----
@@ -84,7 +106,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   /** Recorded, not sent: the status is part of the page and decides whether it is stored. */
   @Override
   public void setStatus(int sc) {
-    if (!committed) {
+    if (!headFixed()) {
       status = sc;
     }
   }
@@ -103,6 +125,9 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   /** Recorded; the captured body is dropped and the response counts as committed, as the spec says. */
   @Override
   public void sendError(int sc, String msg) throws IOException {
+    if (including) {
+      return; // ignored in an include, as the container ignores it
+    }
     checkNotCommitted();
     status = sc;
     errorMessage = msg == null ? "" : msg;
@@ -121,6 +146,9 @@ final class BufferingResponse extends HttpServletResponseWrapper {
    * {@code @Override} so it compiles against Servlet 6.0.
    */
   public void sendRedirect(String location, int sc, boolean clearBuffer) throws IOException {
+    if (including) {
+      return; // ignored in an include, as the container ignores it
+    }
     checkNotCommitted();
     status = sc;
     setHeader("Location", location);
@@ -136,7 +164,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   /** Kept here, in order, replacing earlier values; X-Cache-Tags too (the filter reads it). */
   @Override
   public void setHeader(String name, String value) {
-    if (committed || name == null || special(name, value)) {
+    if (headFixed() || name == null || special(name, value)) {
       return;
     }
     headers.removeIf(h -> h.name().equalsIgnoreCase(name));
@@ -148,7 +176,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   /** Kept here, in order, beside earlier values. */
   @Override
   public void addHeader(String name, String value) {
-    if (committed || name == null || value == null || special(name, value)) {
+    if (headFixed() || name == null || value == null || special(name, value)) {
       return;
     }
     headers.add(new Header(name, value));
@@ -231,7 +259,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   /** Kept apart: a page that sets a cookie is never stored, and the cookie is replayed when bypassing. */
   @Override
   public void addCookie(Cookie cookie) {
-    if (!committed) {
+    if (!headFixed()) {
       cookies.add(cookie);
     }
   }
@@ -248,7 +276,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   /** Recorded; a charset parameter goes through {@link #setCharacterEncoding}, as the spec says. */
   @Override
   public void setContentType(String type) {
-    if (committed) {
+    if (headFixed()) {
       return;
     }
     if (type == null) {
@@ -282,7 +310,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   /** Recorded; no effect after getWriter(), as the spec says. */
   @Override
   public void setCharacterEncoding(String encoding) {
-    if (committed || writerCharsetLocked) {
+    if (headFixed() || writerCharsetLocked) {
       return;
     }
     charset = encoding;
@@ -310,7 +338,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   /** Recorded as Content-Language; the real response's locale is left alone. */
   @Override
   public void setLocale(Locale locale) {
-    if (!committed && locale != null) {
+    if (!headFixed() && locale != null) {
       setHeader("Content-Language", locale.toLanguageTag());
     }
   }
@@ -379,6 +407,9 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   /** Clears what was captured (status, headers, cookies, type, body); the charset stays once fixed. */
   @Override
   public void reset() {
+    if (including) {
+      return; // ignored in an include, as the container ignores it
+    }
     checkNotCommitted();
     status = SC_OK;
     headers.clear();
