@@ -55,6 +55,20 @@ class HitAndMissSpec {
   }
 
   @BothStores
+  void aMissIsBuiltAndStoredInThreeRoundTrips(Backend backend) {
+    // The lookup; the lock's add with the second look; the store. The lock goes back noreply.
+    // (It was six: lookup, add, second look, set, the lock's owner read, delete.)
+    SiteUnderTest site = sites.on(backend).set("near.trust", "0s")
+        .handler("page", SiteServlets.page(), "/page/*").start();
+    site.get("/page/first"); // the handler's first page: its token is written once
+    long before = site.roundTrips();
+    Response miss = site.get("/page/built");
+    assertEquals("MISS", miss.xcache());
+    assertEquals(3, site.roundTrips() - before, miss.toString());
+    assertEquals("HIT", site.get("/page/built").xcache(), "stored, and the lock given back");
+  }
+
+  @BothStores
   void queryParameterOrderDoesNotMatter(Backend backend) {
     SiteUnderTest site = sites.on(backend).handler("page", SiteServlets.page(), "/page/*").start();
     site.get("/page/q?a=1&b=2");

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -58,6 +59,8 @@ public final class MemcachedStore implements Store {
   private final MemcachedClient client;
   private final String description;
   private final LongAdder roundTrips = new LongAdder();
+  /** One server over one connection: memcached answers its commands in the order they were sent. */
+  private final boolean oneConnection;
 
   /**
    * How to reach memcached. {@code servers} is {@code host:port[:weight],...} (see
@@ -119,6 +122,7 @@ public final class MemcachedStore implements Store {
     this.servers = settings.servers();
     this.opTimeoutMillis = settings.opTimeout().toMillis();
     this.description = describe(servers);
+    this.oneConnection = servers.size() == 1 && settings.poolSize() == 1;
     ConnectionLog log = new ConnectionLog(servers, reconnect);
     try {
       this.client = builder(settings, log, reconnect).build();
@@ -205,6 +209,47 @@ public final class MemcachedStore implements Store {
   public boolean delete(String key) {
     Keys.check(key);
     return call("delete", key, () -> client.delete(key, opTimeoutMillis));
+  }
+
+  @Override
+  public void deleteNoReply(String key) {
+    Keys.check(key);
+    try {
+      client.deleteWithNoReply(key);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw failure("delete (noreply)", key, e);
+    } catch (MemcachedException | RuntimeException e) {
+      throw failure("delete (noreply)", key, e);
+    }
+  }
+
+  /**
+   * Over one connection, one round trip: the add sent {@code noreply}, then a multi-get of its key
+   * and {@code keys}, answered after the add; the add was won when its key holds {@code value}
+   * (unique to the caller). Should the key be gone already (evicted, or expired at once), the
+   * plain add decides. With several servers or connections, the add, then the reads.
+   */
+  @Override
+  public Map<String, byte[]> addThenGetMulti(String addKey, byte[] value, int ttlSeconds, Collection<String> keys) {
+    if (!oneConnection) {
+      return Store.super.addThenGetMulti(addKey, value, ttlSeconds, keys);
+    }
+    checkWrite(addKey, value, ttlSeconds);
+    keys.forEach(Keys::check);
+    List<String> asked = new ArrayList<>(keys.size() + 1);
+    asked.add(addKey);
+    asked.addAll(keys);
+    Map<String, byte[]> found = call("add+getMulti", asked, () -> {
+      client.addWithNoReply(addKey, ttlSeconds, value, RawBytesTranscoder.INSTANCE);
+      return client.get(asked, opTimeoutMillis, RawBytesTranscoder.INSTANCE);
+    });
+    Map<String, byte[]> values = found == null ? new HashMap<>() : new HashMap<>(found);
+    byte[] holder = values.remove(addKey);
+    if (holder == null) {
+      return Store.super.addThenGetMulti(addKey, value, ttlSeconds, keys);
+    }
+    return Arrays.equals(holder, value) ? values : null;
   }
 
   /** xmemcached stores {@code initial} as decimal ASCII on a missing key (text: via add). */
