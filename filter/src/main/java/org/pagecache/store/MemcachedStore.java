@@ -59,8 +59,15 @@ public final class MemcachedStore implements Store {
   private final MemcachedClient client;
   private final String description;
   private final LongAdder roundTrips = new LongAdder();
-  /** One server over one connection: memcached answers its commands in the order they were sent. */
-  private final boolean oneConnection;
+  /**
+   * One server over one connection, text protocol: memcached answers its commands in the order they
+   * were sent, and an {@code add ... noreply} answers nothing, not even its failure (memcached 1.6
+   * suppresses errors too). The binary protocol's quiet add answers a failure ("key exists"): left
+   * out, it is deprecated anyway.
+   */
+  private final boolean pipelines;
+  /** The binary protocol: its quiet commands answer their failures, so nothing is sent noreply. */
+  private final boolean binary;
 
   /**
    * How to reach memcached. {@code servers} is {@code host:port[:weight],...} (see
@@ -122,7 +129,8 @@ public final class MemcachedStore implements Store {
     this.servers = settings.servers();
     this.opTimeoutMillis = settings.opTimeout().toMillis();
     this.description = describe(servers);
-    this.oneConnection = servers.size() == 1 && settings.poolSize() == 1;
+    this.binary = settings.binary();
+    this.pipelines = servers.size() == 1 && settings.poolSize() == 1 && !settings.binary();
     ConnectionLog log = new ConnectionLog(servers, reconnect);
     try {
       this.client = builder(settings, log, reconnect).build();
@@ -211,8 +219,13 @@ public final class MemcachedStore implements Store {
     return call("delete", key, () -> client.delete(key, opTimeoutMillis));
   }
 
+  /** Text protocol only: the binary protocol's quiet delete answers "not found", so there it is a delete. */
   @Override
   public void deleteNoReply(String key) {
+    if (binary) {
+      delete(key);
+      return;
+    }
     Keys.check(key);
     try {
       client.deleteWithNoReply(key);
@@ -228,11 +241,11 @@ public final class MemcachedStore implements Store {
    * Over one connection, one round trip: the add sent {@code noreply}, then a multi-get of its key
    * and {@code keys}, answered after the add; the add was won when its key holds {@code value}
    * (unique to the caller). Should the key be gone already (evicted, or expired at once), the
-   * plain add decides. With several servers or connections, the add, then the reads.
+   * plain add decides. With several servers or connections, or the binary protocol, the add, then the reads.
    */
   @Override
   public Map<String, byte[]> addThenGetMulti(String addKey, byte[] value, int ttlSeconds, Collection<String> keys) {
-    if (!oneConnection) {
+    if (!pipelines) {
       return Store.super.addThenGetMulti(addKey, value, ttlSeconds, keys);
     }
     checkWrite(addKey, value, ttlSeconds);
