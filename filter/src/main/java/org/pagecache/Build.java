@@ -122,7 +122,8 @@ final class Build implements AsyncCapture {
 
   /**
    * With the lease: looks once more (between this request's lookup and its lock, another request
-   * may have built the page and released its lock; one round trip per rebuild, none per hit),
+   * may have built the page and released its lock; read with the lock's add, in its round trip
+   * where the store can, {@link Lease#readAfter}; none per hit),
    * builds if nobody did, and gives the lease back here whatever way the build ended (even an
    * Error), unless the build went async: then it gives it back when it ends. Writes to memcached,
    * sends nothing.
@@ -143,7 +144,10 @@ final class Build implements AsyncCapture {
     p.stats().record(Event.LOCK);
     Found again;
     try {
-      again = tools.lookup().find(p, false);
+      Map<String, byte[]> readAfter = lease.readAfter();
+      // read as the lock was taken, just before this build started
+      again = readAfter != null ? tools.lookup().found(p, tools.lookup().pageKey(p), readAfter, start)
+          : tools.lookup().find(p, false);
     } catch (StoreException e) {
       again = found;
     }

@@ -58,6 +58,8 @@ final class Engine {
   final Counters counters;
   /** Pages this JVM served recently ({@code near.size}, {@code near.trust}); a no-op when off. */
   final NearCache near;
+  /** How near.size was chosen, for the admin page and api/stats ("10 % of a 3.0 GiB heap"). */
+  final String nearSizedBy;
   /** Pages built but not stored: counted and logged, never dropped silently. */
   final LostWrites lostWrites;
   final RefusedTags refusedTags = new RefusedTags();
@@ -117,6 +119,12 @@ final class Engine {
     this.lostWrites = new LostWrites(clock);
     this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8,
         new HandlerConfirmations(this.store, config.namespace, tokens, clock, config.nearTrust.toMillis()));
+    this.nearSizedBy = config.nearSizeWhy;
+    if (near.enabled()) {
+      log.info("pagecache: near cache of {} MiB ({})", config.nearSize >> 20, config.nearSizeWhy);
+    } else {
+      log.info("pagecache: near cache off ({})", config.nearSize == 0 ? "near.size=0" : "near.trust=0");
+    }
     this.visitors = switch (config.online) {
       case "off" -> null;
       case "on" -> VisitorId.sessionOrAddress();

@@ -88,8 +88,8 @@ public final class Inspection {
   /** The near cache of this JVM now: entries, bytes, hit ratio. */
   public NearStats nearStats() {
     NearCache near = engine.near;
-    return new NearStats(near.enabled(), near.entries(), near.bytes(), near.maxBytes(), near.trustMillis(),
-        near.hits(), near.misses());
+    return new NearStats(near.enabled(), near.entries(), near.bytes(), near.maxBytes(), engine.nearSizedBy,
+        near.trustMillis(), near.hits(), near.misses());
   }
 
   /**

@@ -1,5 +1,6 @@
 package org.pagecache;
 
+import java.util.Map;
 import org.pagecache.internal.freshness.RebuildLock;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.store.Store;
@@ -13,20 +14,24 @@ import org.pagecache.store.StoreException;
 final class Lease {
   private final RebuildLock lock;
   private final RebuildLock.Lease held;
+  private final Map<String, byte[]> readAfter;
 
-  private Lease(RebuildLock lock, RebuildLock.Lease held) {
+  private Lease(RebuildLock lock, RebuildLock.Lease held, Map<String, byte[]> readAfter) {
     this.lock = lock;
     this.held = held;
+    this.readAfter = readAfter;
   }
 
   /**
    * The rebuild lock of the page {@code found} names, at its version, if this request won it, else
-   * null (lost, or memcached failed).
+   * null (lost, or memcached failed). The keys this request's lookup read are read again with the
+   * add, answered after it: the build's second look, in the same round trip where the store can.
    */
   static Lease tryTake(RebuildLock lock, PageRequest p, Found found) {
     try {
-      RebuildLock.Lease held = lock.tryAcquire(found.key(), version(found), lock.newOwner());
-      return held != null ? new Lease(lock, held) : null;
+      RebuildLock.Taken taken = lock.tryAcquireReading(found.key(), version(found), lock.newOwner(),
+          p.notes().lookupKeys);
+      return taken != null ? new Lease(lock, taken.lease(), taken.readAfter()) : null;
     } catch (StoreException e) {
       p.stats().record(Event.ERROR);
       return null;
@@ -40,6 +45,14 @@ final class Lease {
 
   private static long version(Found found) {
     return RebuildLock.version(found.token(), found.tagVersions().values());
+  }
+
+  /**
+   * What memcached held for the request's lookup keys just after this lock was taken (the second
+   * look, {@link Lookup#found}), or null when the lookup did not ask memcached: then look again.
+   */
+  Map<String, byte[]> readAfter() {
+    return readAfter;
   }
 
   /** Where a build under this lease writes: where its lock was taken (a build finishes where it started). */

@@ -67,15 +67,34 @@ final class Lookup {
       return known;
     }
     long askedAt = clock.millis();
-    String tokenKey = tokens.key(p.handler());
-    // A group's page: its URL tag (an evict's reach, GroupPages) read in the same round trip, from memcached
+    List<String> asked = lookupKeys(p, key);
+    p.notes().lookupKeys = asked;
+    return found(p, key, store.getMulti(asked), askedAt);
+  }
+
+  /**
+   * The keys a lookup reads in its one round trip: the handler's token, the page's primary key and,
+   * for a group's page, its URL tag (an evict's reach, GroupPages).
+   */
+  private List<String> lookupKeys(PageRequest p, String key) {
     String urlTag = p.notes().visitor == null ? null : SignedInVisitors.urlTag(keys, p);
     Map<String, String> urlTagKeys = urlTag == null ? Map.of() : tags.keysOf(urlTag);
     List<String> asked = new ArrayList<>(2 + urlTagKeys.size());
-    asked.add(tokenKey);
+    asked.add(tokens.key(p.handler()));
     asked.add(key);
     asked.addAll(urlTagKeys.keySet());
-    Map<String, byte[]> got = store.getMulti(asked);
+    return asked;
+  }
+
+  /**
+   * The page for this request from what memcached answered for its {@link PageRequest.Notes#lookupKeys}
+   * (asked at {@code askedAt}; {@code key} its primary key): by this lookup, or by the rebuild lock's
+   * add with it (the build's second look).
+   */
+  Found found(PageRequest p, String key, Map<String, byte[]> got, long askedAt) {
+    String tokenKey = tokens.key(p.handler());
+    String urlTag = p.notes().visitor == null ? null : SignedInVisitors.urlTag(keys, p);
+    Map<String, String> urlTagKeys = urlTag == null ? Map.of() : tags.keysOf(urlTag);
     long token = tokens.effective(p.handler(), got.get(tokenKey));
     StoredPage page = codec.decode(key, got.get(key));
     if (page != null && page.isVaryRecord()) {

@@ -17,6 +17,7 @@ import org.pagecache.internal.config.Durations;
 import org.pagecache.internal.config.Specs;
 import org.pagecache.internal.key.IgnoredCookies;
 import org.pagecache.internal.key.IgnoredParameters;
+import org.pagecache.internal.near.NearSize;
 import org.pagecache.internal.nodes.ClusterStore;
 import org.pagecache.store.Namespace;
 import org.pagecache.store.ServerList;
@@ -74,7 +75,7 @@ public final class PageCacheConfig {
     d.put("fragments.timeout", "200ms");
     d.put("uncacheable.ttl", "30s");
     d.put("tag.cache", "1s");
-    d.put("near.size", "64m");
+    d.put("near.size", "auto");
     d.put("near.trust", "1s");
     d.put("replica.lag", "5s");
     d.put("retry.interval", "1s");
@@ -119,6 +120,8 @@ public final class PageCacheConfig {
   final Duration uncacheableTtl;
   final Duration tagCache;
   final long nearSize;
+  /** How {@code near.size} was chosen ("10 % of a 3.0 GiB heap", "set by near.size"). */
+  final String nearSizeWhy;
   final Duration nearTrust;
   final Duration replicaLag;
   final Duration retryInterval;
@@ -188,7 +191,10 @@ public final class PageCacheConfig {
     fragmentsTimeout = check(errors, () -> positive("fragments.timeout", v), Duration.ofMillis(200));
     uncacheableTtl = check(errors, () -> expiry("uncacheable.ttl", v), Duration.ofSeconds(30));
     tagCache = check(errors, () -> Durations.parse("tag.cache", v.get("tag.cache")), Duration.ofSeconds(1));
-    nearSize = check(errors, () -> nearSize(v.get("near.size")), 64L * 1024 * 1024);
+    NearSize near = check(errors, () -> nearSize(v.get("near.size"), Runtime.getRuntime().maxMemory()),
+        NearSize.set(NearSize.FLOOR));
+    nearSize = near.bytes();
+    nearSizeWhy = near.why();
     nearTrust = check(errors, () -> nearTrust(v.get("near.trust")), Duration.ofSeconds(1));
     replicaLag = check(errors, () -> Durations.parse("replica.lag", v.get("replica.lag")), Duration.ofSeconds(5));
     retryInterval = check(errors, () -> positive("retry.interval", v), Duration.ofSeconds(1));
@@ -440,11 +446,35 @@ public final class PageCacheConfig {
     return spec.isBlank() ? "local-aggregation=1s" : "local-aggregation=1s, " + spec;
   }
 
-  private static long nearSize(String value) {
-    if (value.trim().equals("0")) {
-      return 0;
+  /**
+   * {@code near.size}: auto (a share of the heap, {@link NearSize#forHeap}), a percentage of the
+   * heap, or bytes (k, m or g); 0 turns the near cache off.
+   */
+  static NearSize nearSize(String value, long maxHeap) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    if (v.equals("auto")) {
+      return NearSize.forHeap(maxHeap);
     }
-    return ParameterValues.size("near.size", value);
+    if (v.endsWith("%")) {
+      String n = v.substring(0, v.length() - 1).trim();
+      if (n.matches("\\d{1,2}") && Integer.parseInt(n) >= 1 && Integer.parseInt(n) <= NearSize.MAX_PERCENT) {
+        return NearSize.share(Integer.parseInt(n), maxHeap);
+      }
+      throw new IllegalArgumentException("near.size: '" + value + "' is not a share of the heap; use a whole"
+          + " percentage from 1% to " + NearSize.MAX_PERCENT + "%, e.g. 10%");
+    }
+    if (v.matches("\\d{1,4}\\s*g")) {
+      return NearSize.set(Long.parseLong(v.substring(0, v.length() - 1).trim()) << 30);
+    }
+    try {
+      return NearSize.set(ParameterValues.size("near.size", value));
+    } catch (IllegalArgumentException e) {
+      if (e.getMessage().endsWith("too large")) {
+        throw e;
+      }
+      throw new IllegalArgumentException("near.size: '" + value + "' is not a size; use auto (a share of the heap),"
+          + " a percentage of the heap (e.g. 10%), bytes with an optional k, m or g (e.g. 64m, 1g), or 0 to turn it off");
+    }
   }
 
   private static Duration nearTrust(String value) {

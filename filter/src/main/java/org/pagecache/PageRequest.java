@@ -37,6 +37,11 @@ record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain 
     NearCache.Entry nearEntry;
     /** The lookup waited lock.wait in the JVM for another request's build already. */
     boolean waitedInJvm;
+    /**
+     * The keys the lookup read from memcached in its one round trip; null when it did not ask
+     * memcached. The rebuild lock's add reads them again with it: the build's second look.
+     */
+    java.util.List<String> lookupKeys;
     /** The vary record the lookup found under the page's URL, reused when the build stores a variant. */
     StoredPage varyRecord;
     /** The signed-in visitor this request is served as (its group's pages); null for an anonymous one. */

@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.internal.near.NearSize;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.JettyServer;
 import org.pagecache.testing.MemcachedExtension;
@@ -216,7 +217,9 @@ class AdminServletTest {
     assertEquals("2", field(near, "entries"), "the two pages this server built, held in its memory: " + near);
     assertEquals("1", field(near, "hits"), "home's second request was answered from memory: " + near);
     assertTrue(field(near, "bytes").matches("[1-9]\\d+"), near);
-    assertEquals("67108864", field(near, "maxBytes"));
+    NearSize sized = NearSize.forHeap(Runtime.getRuntime().maxMemory()); // the default: a share of this JVM's heap
+    assertEquals(String.valueOf(sized.bytes()), field(near, "maxBytes"));
+    assertEquals("\"" + sized.why() + "\"", field(near, "sizedBy"));
     assertEquals("1000", field(near, "trustMillis"));
     assertTrue(field(near, "hitRatio").matches("0\\.\\d+"), near);
     assertFalse(json.contains("\"pagecache-admin\""), "the admin servlet is not listed as a handler");
@@ -248,8 +251,10 @@ class AdminServletTest {
     assertTrue(html.contains("<span class=\"up\">up</span>"));
     assertTrue(html.contains("<svg class=\"slabs\""), "the slab chart");
     assertTrue(html.contains("<h2>Near cache (this server)</h2>"), "the near cache's section");
-    assertTrue(html.matches("(?s).*<section id=\"near\">.*<td class=\"n\">[1-9][0-9]*</td><td class=\"n\">[0-9.]+ (B|KiB|MiB) of 64.0 MiB.*"),
+    NearSize sized = NearSize.forHeap(Runtime.getRuntime().maxMemory());
+    assertTrue(html.matches("(?s).*<section id=\"near\">.*<td class=\"n\">[1-9][0-9]*</td><td class=\"n\">[0-9.]+ (B|KiB|MiB) of [0-9.]+ (MiB|GiB).*"),
         "its pages and memory");
+    assertTrue(html.contains(": " + sized.why() + ".</p>"), "its size and why: " + sized.why());
     assertFalse(html.contains("src=\"http"), "no external assets");
   }
 

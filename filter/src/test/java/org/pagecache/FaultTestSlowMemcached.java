@@ -30,7 +30,8 @@ import org.pagecache.testing.StoreCallsPerRequest;
  *   <li>the single probe per retry.interval (1 s): one timed-out call again, then the handler.
  * </ul>
  * A request that paid the op timeout on every one of its calls on any other path (a build is
- * lookup, lock, second lookup, store, unlock; waiting for a builder is lookup, lock and polls) has
+ * lookup, lock with the second look, store, the unlock sent noreply; waiting for a builder is lookup,
+ * lock and polls) has
  * two or more failed calls. And since the circuit opens, most requests reach memcached not at all.
  */
 class FaultTestSlowMemcached {

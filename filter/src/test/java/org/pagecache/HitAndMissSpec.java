@@ -3,10 +3,15 @@ package org.pagecache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Collection;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.SiteUnderTest.Backend;
 import org.pagecache.SiteUnderTest.BothStores;
 import org.pagecache.SiteUnderTest.Response;
+import org.pagecache.testing.ForwardingStore;
 import org.pagecache.testing.MemcachedExtension;
 import org.pagecache.testing.MutableClock;
 
@@ -52,6 +57,53 @@ class HitAndMissSpec {
     if (backend == Backend.MEMCACHED) {
       assertEquals(missesBefore, memcached.text(0).statLong("get_misses"), "token and page both found");
     }
+  }
+
+  @BothStores
+  void aMissIsBuiltAndStoredInThreeRoundTrips(Backend backend) {
+    // The lookup; the lock's add with the second look; the store. The lock goes back noreply.
+    // (It was six: lookup, add, second look, set, the lock's owner read, delete.)
+    SiteUnderTest site = sites.on(backend).set("near.trust", "0s")
+        .handler("page", SiteServlets.page(), "/page/*").start();
+    site.get("/page/first"); // the handler's first page: its token is written once
+    long before = site.roundTrips();
+    Response miss = site.get("/page/built");
+    assertEquals("MISS", miss.xcache());
+    assertEquals(3, site.roundTrips() - before, miss.toString());
+    assertEquals("HIT", site.get("/page/built").xcache(), "stored, and the lock given back");
+  }
+
+  @Test
+  void aPageAnotherServerStoredBetweenTheLookupAndTheLockIsServedNotBuiltAgain() {
+    // Two servers on one memcached: this one's lookup misses; just before its lock's add, the other
+    // builds the page, stores it and gives its lock back. The add wins, and the reads sent with it
+    // (the second look) find the page: served, not built twice.
+    String namespace = "twoservers" + ProcessHandle.current().pid() % 1000;
+    SiteUnderTest other = sites.on(Backend.MEMCACHED).set("namespace", namespace)
+        .handler("page", SiteServlets.page(), "/page/*").start();
+    AtomicBoolean armed = new AtomicBoolean();
+    AtomicBoolean once = new AtomicBoolean();
+    SiteUnderTest here = sites.on(Backend.MEMCACHED).set("namespace", namespace).set("near.trust", "0s")
+        .wrapStore(store -> new ForwardingStore(store) {
+          @Override
+          protected <T> T forward(String op, Collection<String> keys, Supplier<T> call) {
+            if (op.startsWith("add") && armed.get() && once.compareAndSet(false, true)) {
+              assertEquals("MISS", other.get("/page/raced").xcache(), "the other server builds it first");
+            }
+            return call.get();
+          }
+        })
+        .handler("page", SiteServlets.page(), "/page/*").start();
+    here.get("/page/warm"); // the handler's token written once, before the race
+    armed.set(true);
+
+    Response r = here.get("/page/raced");
+
+    assertEquals(200, r.status());
+    assertTrue(once.get(), "the lock was asked for");
+    assertEquals(1, other.calls("page"), "built there");
+    assertEquals(1, here.calls("page"), "here only the warm-up page: the raced one was served, " + r);
+    assertTrue(String.valueOf(r.header("Cache-Status")).contains("collapsed"), r.toString());
   }
 
   @BothStores

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.junit.jupiter.api.Test;
+import org.pagecache.internal.near.NearSize;
 import org.pagecache.store.LocalStore;
 import org.pagecache.testing.JettyServer;
 
@@ -55,7 +56,7 @@ class PageCacheConfigTest {
   @Test
   void theNearCacheIsOnByDefaultAndItsSettingsAreChecked() {
     PageCacheConfig defaults = config(Map.of(), Map.of(), Map.of());
-    assertEquals(64L * 1024 * 1024, defaults.nearSize);
+    assertEquals(NearSize.forHeap(Runtime.getRuntime().maxMemory()).bytes(), defaults.nearSize, "a share of this JVM's heap");
     assertEquals(Duration.ofSeconds(1), defaults.nearTrust);
     assertEquals(Duration.ofSeconds(1), defaults.counters.localAggregation(), "views aggregated in the JVM by default");
     assertEquals(Duration.ofMinutes(10), config(Map.of("counters", "window=10m"), Map.of(), Map.of()).counters.window());
@@ -69,11 +70,36 @@ class PageCacheConfigTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> config(
         Map.of("near.size", "lots", "near.trust", "2m"), Map.of(), Map.of()));
     String m = e.getMessage();
-    assertTrue(m.contains("near.size: 'lots' is not a size; use bytes with an optional k or m, e.g. 900000, 900k, 1m"), m);
+    assertTrue(m.contains("near.size: 'lots' is not a size; use auto (a share of the heap), a percentage of the heap"
+        + " (e.g. 10%), bytes with an optional k, m or g (e.g. 64m, 1g), or 0 to turn it off"), m);
     assertTrue(m.contains("near.trust: '2m' must be at most 1m: it is how long another server's refresh may go"
         + " unseen here"), m);
     assertTrue(assertThrows(IllegalArgumentException.class, () -> config(Map.of("near.trust", "soon"), Map.of(), Map.of()))
         .getMessage().contains("near.trust: 'soon' is not a duration; use a number with ms, s, m, h or d, e.g. 500ms, 30s, 5m, 1h"));
+  }
+
+  @Test
+  void nearSizeIsAShareOfTheHeapUnlessSetAndAnExplicitSizeWins() {
+    long heap = Runtime.getRuntime().maxMemory();
+    PageCacheConfig defaults = config(Map.of(), Map.of(), Map.of());
+    assertEquals(NearSize.forHeap(heap).why(), defaults.nearSizeWhy);
+    assertEquals(defaults.nearSize, config(Map.of("near.size", "auto"), Map.of(), Map.of()).nearSize);
+
+    PageCacheConfig set = config(Map.of("near.size", "64m"), Map.of(), Map.of());
+    assertEquals(64L << 20, set.nearSize);
+    assertEquals("set by near.size", set.nearSizeWhy);
+    assertEquals(2L << 30, config(Map.of("near.size", "2g"), Map.of(), Map.of()).nearSize, "a size past 2 GiB");
+    assertEquals(heap * 20 / 100, config(Map.of(), Map.of(), Map.of("PAGECACHE_NEAR_SIZE", "20%")).nearSize, "the environment's share");
+    assertEquals("off: near.size=0", config(Map.of("near.size", "0"), Map.of(), Map.of()).nearSizeWhy);
+
+    assertEquals(NearSize.forHeap(3L << 30), PageCacheConfig.nearSize("auto", 3L << 30));
+    assertEquals(NearSize.share(15, 3L << 30), PageCacheConfig.nearSize(" 15% ", 3L << 30));
+    for (String bad : new String[] {"0%", "51%", "ten%", "1.5%"}) {
+      String m = assertThrows(IllegalArgumentException.class, () -> config(Map.of("near.size", bad), Map.of(), Map.of()))
+          .getMessage();
+      assertTrue(m.contains("near.size: '" + bad + "' is not a share of the heap; use a whole percentage from 1% to 50%,"
+          + " e.g. 10%"), m);
+    }
   }
 
   @Test

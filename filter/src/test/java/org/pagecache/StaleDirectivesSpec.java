@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,6 +53,11 @@ class StaleDirectivesSpec {
           @Override
           public boolean add(String key, byte[] value, int ttlSeconds) {
             return !lockedElsewhere.get() && super.add(key, value, ttlSeconds);
+          }
+
+          @Override // the lock's add with the build's second look
+          public Map<String, byte[]> addThenGetMulti(String key, byte[] value, int ttlSeconds, Collection<String> keys) {
+            return lockedElsewhere.get() ? null : super.addThenGetMulti(key, value, ttlSeconds, keys);
           }
         })
         .handler("page", SiteServlets.of((req, res, call) -> {

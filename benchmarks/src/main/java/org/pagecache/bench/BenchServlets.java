@@ -6,6 +6,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.pagecache.internal.capture.BodyEncoding;
+import org.pagecache.store.MemcachedStore;
+import org.pagecache.store.Store;
 
 /**
  * The two servlets every benchmark compares PageCache with: the backend it protects (a handler of
@@ -99,6 +101,44 @@ final class BenchServlets {
       if (gzip) {
         res.setHeader("Content-Encoding", "gzip");
       }
+      res.setContentLength(body.length);
+      res.getOutputStream().write(body);
+    }
+  }
+
+  /**
+   * The reference for a hit beyond the near cache (issue 38): each request answered with one
+   * memcached {@code get} of the page's plain bytes, through the same client as PageCache
+   * (xmemcached, {@link MemcachedStore}, one connection, PageCache's default), written as
+   * {@link FromMemory} writes them. What a memcached-backed page cache cannot beat on this machine.
+   */
+  static final class OneGet extends HttpServlet {
+    private final Pages pages;
+    private final Store store;
+    private final String prefix;
+
+    /** @param prefix the keys' prefix; {@link #load} stores every page's plain bytes under it first */
+    OneGet(Pages pages, Store store, String prefix) {
+      this.pages = pages;
+      this.store = store;
+      this.prefix = prefix;
+    }
+
+    /** Every page's plain bytes into memcached, never expiring. */
+    void load() {
+      for (int i = 0; i < pages.count(); i++) {
+        store.set(prefix + i, pages.identity[i], 0);
+      }
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
+      byte[] body = store.get(prefix + pages.index(req));
+      if (body == null) {
+        res.sendError(HttpServletResponse.SC_NOT_FOUND); // evicted: counted by wrk as a non-2xx answer
+        return;
+      }
+      res.setContentType("text/html;charset=UTF-8");
       res.setContentLength(body.length);
       res.getOutputStream().write(body);
     }

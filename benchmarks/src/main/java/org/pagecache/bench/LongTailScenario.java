@@ -25,17 +25,24 @@ import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.pagecache.PageCache;
 import org.pagecache.PageCacheConfig;
 import org.pagecache.PageCacheFilter;
+import org.pagecache.internal.near.NearSize;
+import org.pagecache.store.MemcachedStore;
+import org.pagecache.store.Store;
 import org.pagecache.testing.JettyServer;
 
 /**
  * The long tail (issue 29): a site far larger than the near cache (50 000 pages of 8 KB, 400 MB,
- * against the 64 MB default {@code near.size}), read with a Zipf (s = 0.99) and a uniform
+ * against a 64 MB {@code near.size}, the default before issue 38), read with a Zipf (s = 0.99) and a uniform
  * popularity, by wrk (2 threads, 64 connections, clients without gzip, as a browser-less API client
  * or a crawler asks; and Zipf again with clients that take gzip, as every browser does). In one
  * run, side by side: the in-container limit (the same bytes written from
- * memory by a servlet of the same Jetty), PageCache with its default settings, nginx
- * {@code proxy_cache} and Varnish in front of the same application, and PageCache again with a near
- * cache that holds the site ({@code near.size=512m}). Every cache is warmed first by
+ * memory by a servlet of the same Jetty), PageCache with {@code near.size=64m}, nginx
+ * {@code proxy_cache} and Varnish in front of the same application, PageCache again with a near
+ * cache that holds the site ({@code near.size=512m}), the reference for a hit beyond the near cache
+ * (issue 38: a servlet answering each request with one xmemcached {@code get} of the page's plain
+ * bytes, {@link BenchServlets.OneGet}), and PageCache with the near cache its default gives a JVM
+ * of 3 GB of heap (10 %: 307 MB; set in bytes, so the row does not depend on this JVM's heap),
+ * sharing the first PageCache's memcached pages as a second server would. Every cache is warmed first by
  * one sequential pass over every page, then each row is the median of interleaved rounds.
  *
  * <p>Also measured: whether every page built once is found by the next request (random pages asked
@@ -58,6 +65,18 @@ final class LongTailScenario {
   static final int PASS_THREADS = 16;
   /** The near cache of the last row: what memory buys on this site (400 MB identity, about 110 MB gzipped). */
   static final String WIDE_NEAR = "512m";
+  /** The first PageCache row's near cache: the fixed default before issue 38. */
+  static final String FORMER_NEAR = "64m";
+  /** The near cache {@code near.size=auto} gives a JVM with 3 GB of heap. */
+  static final long HEAP_3G_NEAR = NearSize.forHeap(3L << 30).bytes();
+  // The rows, in the order they run: ways.get(LIMIT) ...
+  private static final int LIMIT = 0;
+  private static final int PAGECACHE = 1;
+  private static final int NGINX = 2;
+  private static final int VARNISH = 3;
+  private static final int WIDE = 4;
+  private static final int ONE_GET = 5;
+  private static final int HEAP_3G = 6;
 
   private final MacroBench.Settings settings;
   private final Path out;
@@ -84,10 +103,20 @@ final class LongTailScenario {
       String servers = memcached.node(0).address();
       // An application of its own: the filters of one servlet context share the first one's cache.
       PageCacheFilter wideFilter = new PageCacheFilter(settings(servers, "ltw").set("near.size", WIDE_NEAR).build());
-      try (JettyServer app = app(pages, servers, "lt");
+      // The first row's pages (namespace lt), with the near cache of a 3 GB heap's default: a second server.
+      PageCacheFilter heapFilter = new PageCacheFilter(settings(servers, "lt")
+          .set("near.size", Long.toString(HEAP_3G_NEAR)).build());
+      // memcached -m 1024 holds it all: about 155 MB of entries per PageCache namespace (lt, ltw), the
+      // build round's new pages (ltb, tens of MB) and 50 000 plain pages (about 470 MB in their slab class).
+      try (MemcachedStore oneGetStore = new MemcachedStore(MemcachedStore.Settings.defaults(servers));
+          JettyServer app = app(pages, servers, "lt", oneGet(pages, oneGetStore));
           JettyServer wideApp = JettyServer.start(ctx -> {
             ctx.addFilter(new FilterHolder(wideFilter), "/wide/*", EnumSet.of(DispatcherType.REQUEST));
             JettyServer.servlet(ctx, "page", new BenchServlets.Backend(pages, 0), "/wide/*");
+          });
+          JettyServer heapApp = JettyServer.start(ctx -> {
+            ctx.addFilter(new FilterHolder(heapFilter), "/heap/*", EnumSet.of(DispatcherType.REQUEST));
+            JettyServer.servlet(ctx, "page", new BenchServlets.Backend(pages, 0), "/heap/*");
           })) {
         int nginxPort = ProxyScenario.freePort();
         int varnishPort = ProxyScenario.freePort();
@@ -95,19 +124,26 @@ final class LongTailScenario {
         proxies.startVarnish(app.port(), varnishPort);
         PageCache cache = PageCache.from(app.context().getServletContext());
         String local = "http://127.0.0.1:";
+        String heapRow = "PageCache, near.size as defaulted on a 3 GB heap (" + (HEAP_3G_NEAR >> 20) + " MB)";
         List<Way> ways = List.of(
             new Way("limit: the same bytes from memory (servlet)", local + app.port() + "/limit/", null),
-            new Way("PageCache (default settings)", local + app.port() + "/cached/", cache),
+            new Way("PageCache, near.size=" + FORMER_NEAR + " (the former default)", local + app.port() + "/cached/", cache),
             new Way("nginx proxy_cache in front of the app", local + nginxPort + "/origin/", null),
             new Way("Varnish in front of the app", local + varnishPort + "/origin/", null),
-            new Way("PageCache, near.size=" + WIDE_NEAR, local + wideApp.port() + "/wide/", wideFilter.pageCache()));
+            new Way("PageCache, near.size=" + WIDE_NEAR, local + wideApp.port() + "/wide/", wideFilter.pageCache()),
+            new Way("one memcached get per request (servlet, plain bytes)", local + app.port() + "/oneget/", null),
+            new Way(heapRow, local + heapApp.port() + "/heap/", heapFilter.pageCache()));
         StringBuilder md = new StringBuilder();
         List<String> summary = new ArrayList<>();
         md.append(PAGES).append(" pages of ").append(PAGE_BYTES / 1024).append(" KB (")
             .append(PAGES * (long) PAGE_BYTES / 1_000_000).append(" MB; about ")
             .append(pages.gzip[0].length / 1024).append(" KB gzipped), backend cost 0 ms; memcached -m ")
-            .append(MEMCACHED_MB).append("; PageCache with its defaults (near.size 64 MB, near.trust 1 s), and in the last row with near.size ")
-            .append(WIDE_NEAR).append(" (what memory buys), and ")
+            .append(MEMCACHED_MB).append("; PageCache with near.size ").append(FORMER_NEAR)
+            .append(" (the default before issue 38) and near.trust 1 s, again with near.size ").append(WIDE_NEAR)
+            .append(" (what memory buys), and with the ").append(HEAP_3G_NEAR >> 20)
+            .append(" MB that near.size=auto gives a 3 GB heap (on the first one's pages, as a second server);")
+            .append(" the one-get row answers each request with one xmemcached get of the page's plain bytes")
+            .append(" (the same client, one connection); ")
             .append("`policies=page: ttl=1h`; wrk ").append(ProxyScenario.THREADS).append(" threads, ")
             .append(ProxyScenario.CONNECTIONS).append(" connections, clients without gzip unless the row says otherwise (every browser sends")
             .append(" `Accept-Encoding: gzip`); each row the median of ")
@@ -118,21 +154,22 @@ final class LongTailScenario {
         // 1. The warm pass: every page once, in order, by 16 client threads, for PageCache, nginx and Varnish.
         long setsBefore = memcached.stat(0, "cmd_set");
         long passStart = System.nanoTime();
-        pass(ways.get(1).base, false);
+        pass(ways.get(PAGECACHE).base, false);
         double passSeconds = (System.nanoTime() - passStart) / 1e9;
         long sets = memcached.stat(0, "cmd_set") - setsBefore;
         MacroBench.progress(String.format(Locale.ROOT, "longtail: PageCache pass %.1f s, %d sets", passSeconds, sets));
-        pass(ways.get(4).base, false);
-        pass(ways.get(2).base, false);
-        pass(ways.get(3).base, false);
+        pass(ways.get(WIDE).base, false);
+        pass(ways.get(HEAP_3G).base, false); // memcached has its pages already: this fills its near cache
+        pass(ways.get(NGINX).base, false);
+        pass(ways.get(VARNISH).base, false);
         // nginx and Varnish keep the gzip answer apart (Vary: Accept-Encoding): warmed for it too.
-        pass(ways.get(2).base, true);
-        pass(ways.get(3).base, true);
+        pass(ways.get(NGINX).base, true);
+        pass(ways.get(VARNISH).base, true);
         // 2. Every page built once is found by the next request.
         int hits = 0;
         SplittableRandom random = new SplittableRandom(29);
         for (int i = 0; i < CHECKED; i++) {
-          if ("HIT".equals(get(ways.get(1).base + random.nextInt(PAGES)).headers().firstValue("X-Cache").orElse(""))) {
+          if ("HIT".equals(get(ways.get(PAGECACHE).base + random.nextInt(PAGES)).headers().firstValue("X-Cache").orElse(""))) {
             hits++;
           }
         }
@@ -170,7 +207,7 @@ final class LongTailScenario {
                   rps(o)));
             }
           }
-          double limit = median(rounds.get(ways.get(0).name), 0);
+          double limit = median(rounds.get(ways.get(LIMIT).name), 0);
           Map<String, Double> medians = new LinkedHashMap<>();
           for (Way w : ways) {
             List<double[]> rs = rounds.get(w.name);
@@ -182,14 +219,18 @@ final class LongTailScenario {
             t.row(drawn, w.name, num(m, 0), each.toString(), num(median(rs, 1), 2), num(median(rs, 2), 2),
                 num(m / limit, 2), w.cache == null ? "–" : num((double) tr[0] / tr[1], 3));
           }
-          double pc = medians.get(ways.get(1).name);
-          long[] tr = trips.get(ways.get(1).name);
-          double wide = medians.get(ways.get(4).name);
+          double pc = medians.get(ways.get(PAGECACHE).name);
+          long[] tr = trips.get(ways.get(PAGECACHE).name);
+          double wide = medians.get(ways.get(WIDE).name);
+          double oneGet = medians.get(ways.get(ONE_GET).name);
+          double heap = medians.get(ways.get(HEAP_3G).name);
           summary.add(String.format(Locale.ROOT, "longtail %s: PageCache %.0f req/s, %.2f of the limit, %.2f of nginx,"
-                  + " %.2f of Varnish, %.3f memcached round trips per request; with near.size=%s %.2f of the limit,"
-                  + " %.2f of nginx", drawn, pc, pc / limit, pc / medians.get(ways.get(2).name),
-              pc / medians.get(ways.get(3).name), (double) tr[0] / tr[1], WIDE_NEAR, wide / limit,
-              wide / medians.get(ways.get(2).name)));
+                  + " %.2f of Varnish, %.2f of one get per request (%.2f of the limit), %.3f memcached round trips"
+                  + " per request; with near.size=%s %.2f of the limit, %.2f of nginx; with the 3 GB heap's default"
+                  + " (%d MB) %.2f of the limit, %.2f of one get", drawn, pc, pc / limit,
+              pc / medians.get(ways.get(NGINX).name), pc / medians.get(ways.get(VARNISH).name), pc / oneGet,
+              oneGet / limit, (double) tr[0] / tr[1], WIDE_NEAR, wide / limit, wide / medians.get(ways.get(NGINX).name),
+              HEAP_3G_NEAR >> 20, heap / limit, heap / oneGet));
         }
         md.append(t).append('\n');
         for (String s : summary) {
@@ -209,10 +250,14 @@ final class LongTailScenario {
             .append(num(n.bytes() / 1024.0 / 1024.0, 1)).append(" MB of ")
             .append(num(n.maxBytes() / 1024.0 / 1024.0, 0)).append(" MB, hit ratio ")
             .append(n.hitRatio() < 0 ? "n/a" : Table.percent(n.hitRatio(), 2));
-        NearStats w = ways.get(4).cache.nearStats();
+        NearStats w = ways.get(WIDE).cache.nearStats();
         md.append("; with near.size=").append(WIDE_NEAR).append(": ").append(w.entries()).append(" pages, ")
             .append(num(w.bytes() / 1024.0 / 1024.0, 1)).append(" MB, hit ratio ")
-            .append(w.hitRatio() < 0 ? "n/a" : Table.percent(w.hitRatio(), 2)).append(".\n");
+            .append(w.hitRatio() < 0 ? "n/a" : Table.percent(w.hitRatio(), 2));
+        NearStats h = ways.get(HEAP_3G).cache.nearStats();
+        md.append("; with the 3 GB heap's default (").append(HEAP_3G_NEAR >> 20).append(" MB): ").append(h.entries())
+            .append(" pages, ").append(num(h.bytes() / 1024.0 / 1024.0, 1)).append(" MB, hit ratio ")
+            .append(h.hitRatio() < 0 ? "n/a" : Table.percent(h.hitRatio(), 2)).append(".\n");
         summary.add(String.format(Locale.ROOT, "longtail: %d of %d HIT after one pass; 0 ms build+store %.0f req/s; %d sets",
             hits, CHECKED, buildRps, sets));
         return new MacroBench.Section("longtail", md.toString(), summary);
@@ -232,8 +277,19 @@ final class LongTailScenario {
         .set("policies", "page: ttl=1h, grace=10m");
   }
 
-  private static JettyServer app(BenchServlets.Pages pages, String servers, String namespace) {
-    PageCacheFilter filter = new PageCacheFilter(settings(servers, namespace).build());
+  /** The one-get servlet, every page's plain bytes loaded into memcached first. */
+  private static BenchServlets.OneGet oneGet(BenchServlets.Pages pages, Store store) {
+    BenchServlets.OneGet servlet = new BenchServlets.OneGet(pages, store, "lt-og:");
+    long start = System.nanoTime();
+    servlet.load();
+    MacroBench.progress(String.format(Locale.ROOT, "longtail: %d plain pages loaded for the one-get row in %.1f s",
+        pages.count(), (System.nanoTime() - start) / 1e9));
+    return servlet;
+  }
+
+  private static JettyServer app(BenchServlets.Pages pages, String servers, String namespace,
+      BenchServlets.OneGet oneGet) {
+    PageCacheFilter filter = new PageCacheFilter(settings(servers, namespace).set("near.size", FORMER_NEAR).build());
     // Pages that are new to memcached whatever ran before (at URLs of their own: the filters of one
     // context share the first one's cache, so its namespace setting is not what keeps them apart).
     PageCacheFilter fresh = new PageCacheFilter(settings(servers, namespace + "b").build());
@@ -243,6 +299,7 @@ final class LongTailScenario {
       JettyServer.servlet(ctx, "page", new BenchServlets.Backend(pages, 0), "/cached/*", "/fresh/*");
       JettyServer.servlet(ctx, "origin", new BenchServlets.Origin(pages, 0), "/origin/*");
       JettyServer.servlet(ctx, "limit", new BenchServlets.FromMemory(pages), "/limit/*");
+      JettyServer.servlet(ctx, "oneget", oneGet, "/oneget/*");
     });
   }
 

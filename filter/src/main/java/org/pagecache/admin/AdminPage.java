@@ -347,7 +347,8 @@ final class AdminPage {
       return;
     }
     out.append("<p class=\"hint\">Pages this server served recently, held in its memory and trusted for ")
-        .append(e(n.trustMillis() % 1000 == 0 ? n.trustMillis() / 1000 + " s" : n.trustMillis() + " ms")).append(" after memcached last confirmed them.</p>")
+        .append(e(n.trustMillis() % 1000 == 0 ? n.trustMillis() / 1000 + " s" : n.trustMillis() + " ms")).append(" after memcached last confirmed them.")
+        .append(" Its size, ").append(e(Display.bytes(n.maxBytes()))).append(": ").append(e(n.sizedBy())).append(".</p>")
         .append("<table><thead><tr><th class=\"n\">Pages</th><th class=\"n\">Memory</th><th class=\"n\">Hits</th>"
             + "<th class=\"n\">Asked memcached</th><th class=\"n\">Hit ratio</th></tr></thead><tbody><tr><td class=\"n\">")
         .append(Display.count(n.entries())).append("</td><td class=\"n\">")

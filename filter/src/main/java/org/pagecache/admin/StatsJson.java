@@ -122,6 +122,7 @@ final class StatsJson {
         .field("entries", n.entries())
         .field("bytes", n.bytes())
         .field("maxBytes", n.maxBytes())
+        .field("sizedBy", n.sizedBy())
         .field("trustMillis", n.trustMillis())
         .field("hits", n.hits())
         .field("misses", n.misses())

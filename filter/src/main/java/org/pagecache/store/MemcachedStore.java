@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -58,6 +59,15 @@ public final class MemcachedStore implements Store {
   private final MemcachedClient client;
   private final String description;
   private final LongAdder roundTrips = new LongAdder();
+  /**
+   * One server over one connection, text protocol: memcached answers its commands in the order they
+   * were sent, and an {@code add ... noreply} answers nothing, not even its failure (memcached 1.6
+   * suppresses errors too). The binary protocol's quiet add answers a failure ("key exists"): left
+   * out, it is deprecated anyway.
+   */
+  private final boolean pipelines;
+  /** The binary protocol: its quiet commands answer their failures, so nothing is sent noreply. */
+  private final boolean binary;
 
   /**
    * How to reach memcached. {@code servers} is {@code host:port[:weight],...} (see
@@ -119,6 +129,8 @@ public final class MemcachedStore implements Store {
     this.servers = settings.servers();
     this.opTimeoutMillis = settings.opTimeout().toMillis();
     this.description = describe(servers);
+    this.binary = settings.binary();
+    this.pipelines = servers.size() == 1 && settings.poolSize() == 1 && !settings.binary();
     ConnectionLog log = new ConnectionLog(servers, reconnect);
     try {
       this.client = builder(settings, log, reconnect).build();
@@ -205,6 +217,52 @@ public final class MemcachedStore implements Store {
   public boolean delete(String key) {
     Keys.check(key);
     return call("delete", key, () -> client.delete(key, opTimeoutMillis));
+  }
+
+  /** Text protocol only: the binary protocol's quiet delete answers "not found", so there it is a delete. */
+  @Override
+  public void deleteNoReply(String key) {
+    if (binary) {
+      delete(key);
+      return;
+    }
+    Keys.check(key);
+    try {
+      client.deleteWithNoReply(key);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw failure("delete (noreply)", key, e);
+    } catch (MemcachedException | RuntimeException e) {
+      throw failure("delete (noreply)", key, e);
+    }
+  }
+
+  /**
+   * Over one connection, one round trip: the add sent {@code noreply}, then a multi-get of its key
+   * and {@code keys}, answered after the add; the add was won when its key holds {@code value}
+   * (unique to the caller). Should the key be gone already (evicted, or expired at once), the
+   * plain add decides. With several servers or connections, or the binary protocol, the add, then the reads.
+   */
+  @Override
+  public Map<String, byte[]> addThenGetMulti(String addKey, byte[] value, int ttlSeconds, Collection<String> keys) {
+    if (!pipelines) {
+      return Store.super.addThenGetMulti(addKey, value, ttlSeconds, keys);
+    }
+    checkWrite(addKey, value, ttlSeconds);
+    keys.forEach(Keys::check);
+    List<String> asked = new ArrayList<>(keys.size() + 1);
+    asked.add(addKey);
+    asked.addAll(keys);
+    Map<String, byte[]> found = call("add+getMulti", asked, () -> {
+      client.addWithNoReply(addKey, ttlSeconds, value, RawBytesTranscoder.INSTANCE);
+      return client.get(asked, opTimeoutMillis, RawBytesTranscoder.INSTANCE);
+    });
+    Map<String, byte[]> values = found == null ? new HashMap<>() : new HashMap<>(found);
+    byte[] holder = values.remove(addKey);
+    if (holder == null) {
+      return Store.super.addThenGetMulti(addKey, value, ttlSeconds, keys);
+    }
+    return Arrays.equals(holder, value) ? values : null;
   }
 
   /** xmemcached stores {@code initial} as decimal ASCII on a missing key (text: via add). */

@@ -20,7 +20,9 @@ import java.util.Map;
  *       key package, never from raw input.
  * </ul>
  *
- * <p>Every call is one round trip (a multi-get included) and is counted in {@link #roundTrips()}.
+ * <p>Every call is one round trip (a multi-get included) and is counted in {@link #roundTrips()},
+ * except {@link #deleteNoReply}, which waits for no answer, and {@link #addThenGetMulti}, which is
+ * one round trip where the store can send both commands before waiting, two otherwise.
  * A store that cannot answer (down, timed out) throws {@link StoreException}; callers fail open.
  */
 public interface Store extends AutoCloseable {
@@ -45,6 +47,26 @@ public interface Store extends AutoCloseable {
 
   /** True when the key existed. */
   boolean delete(String key);
+
+  /**
+   * Deletes the key without waiting for memcached's answer ({@code noreply}): no round trip, and no
+   * way to know whether it happened. By default an ordinary {@link #delete}.
+   */
+  default void deleteNoReply(String key) {
+    delete(key);
+  }
+
+  /**
+   * {@link #add} of {@code addKey} and, when it was added, the values of {@code keys} as memcached
+   * holds them after the add: null when the key existed (the add failed). A store that can sends
+   * both commands at once on one connection (memcached answers a connection's commands in order),
+   * one round trip instead of two; then the add is judged won when {@code addKey} holds
+   * {@code value} afterwards, so {@code value} must be unique to the caller (a lock's owner).
+   * By default the two calls one after the other.
+   */
+  default Map<String, byte[]> addThenGetMulti(String addKey, byte[] value, int ttlSeconds, Collection<String> keys) {
+    return add(addKey, value, ttlSeconds) ? getMulti(keys) : null;
+  }
 
   /**
    * Adds {@code delta}; on a missing key stores {@code initial} (with {@code ttlSeconds}) and

@@ -22,4 +22,16 @@ class MemcachedBinaryStoreContractTest extends AbstractMemcachedStoreContractTes
     return new MemcachedStore.Settings(memcached.servers(), true, Duration.ofSeconds(1),
         MemcachedExtension.TEST_OP_TIMEOUT, 1);
   }
+
+  /** The binary protocol's quiet add answers its failure: the add, then the reads. */
+  @Override
+  protected int addThenGetRoundTrips() {
+    return 2;
+  }
+
+  /** Its quiet delete answers "not found": an ordinary delete. */
+  @Override
+  protected int deleteNoReplyRoundTrips() {
+    return 1;
+  }
 }

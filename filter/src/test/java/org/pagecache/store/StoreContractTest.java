@@ -60,6 +60,19 @@ abstract class StoreContractTest {
     return Instant.now();
   }
 
+  /**
+   * The round trips of {@link Store#addThenGetMulti} that wins: 1 where the store sends both
+   * commands on one connection before waiting, 2 where it cannot (several servers).
+   */
+  protected int addThenGetRoundTrips() {
+    return 1;
+  }
+
+  /** The round trips of {@link Store#deleteNoReply}: 0 where it is sent noreply. */
+  protected int deleteNoReplyRoundTrips() {
+    return 0;
+  }
+
   /** How many servers {@link Store#serverStats()} reports. */
   protected abstract int serverCount();
 
@@ -78,6 +91,42 @@ abstract class StoreContractTest {
   /** A key no other test (or earlier run against the same memcached) uses. */
   protected String key(String name) {
     return prefix + name;
+  }
+
+  // ---- the rebuild lock's exchanges: add with the second look, delete noreply
+
+  @Test
+  void addThenGetMultiThatWinsReadsTheKeysAfterTheAdd() {
+    store.set(key("page"), bytes("P"), 0);
+    long before = store.roundTrips();
+
+    Map<String, byte[]> read = store.addThenGetMulti(key("lock"), bytes("owner-1"), 10, List.of(key("token"), key("page")));
+
+    assertEquals(addThenGetRoundTrips(), store.roundTrips() - before);
+    assertNotNull(read, "won");
+    assertEquals(Set.of(key("page")), read.keySet(), "the present keys only, not the added one");
+    assertArrayEquals(bytes("P"), read.get(key("page")));
+    assertArrayEquals(bytes("owner-1"), store.get(key("lock")));
+  }
+
+  @Test
+  void addThenGetMultiThatLosesIsNullAndLeavesTheHoldersValue() {
+    assertTrue(store.add(key("lock"), bytes("owner-1"), 10));
+
+    assertNull(store.addThenGetMulti(key("lock"), bytes("owner-2"), 10, List.of(key("page"))));
+
+    assertArrayEquals(bytes("owner-1"), store.get(key("lock")));
+  }
+
+  @Test
+  void deleteNoReplyIsNoRoundTripAndTheNextCallSeesItDone() {
+    store.set(key("lock"), bytes("owner-1"), 10);
+    long before = store.roundTrips();
+
+    store.deleteNoReply(key("lock"));
+
+    assertEquals(deleteNoReplyRoundTrips(), store.roundTrips() - before, "nobody waited for it");
+    assertNull(store.get(key("lock")), "sent before the get, on the same connection");
   }
 
   // ---- get / set / getMulti

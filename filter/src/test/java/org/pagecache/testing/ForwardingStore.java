@@ -21,7 +21,8 @@ public abstract class ForwardingStore implements Store {
   /**
    * Runs one key operation on the delegate. By default it just runs it.
    *
-   * @param op   the operation's name: get, getMulti, gets, set, add, cas, delete, incr, decr, touch
+   * @param op   the operation's name: get, getMulti, gets, set, add, cas, delete, incr, decr, touch,
+   *             deleteNoReply, addThenGetMulti (its keys: the added one first)
    * @param keys the keys handed to it, before the delegate validates them
    * @param call the call to the delegate
    */
@@ -62,6 +63,22 @@ public abstract class ForwardingStore implements Store {
   @Override
   public boolean delete(String key) {
     return forward("delete", List.of(key), () -> delegate.delete(key));
+  }
+
+  @Override
+  public void deleteNoReply(String key) {
+    forward("deleteNoReply", List.of(key), () -> {
+      delegate.deleteNoReply(key);
+      return null;
+    });
+  }
+
+  @Override
+  public Map<String, byte[]> addThenGetMulti(String addKey, byte[] value, int ttlSeconds, Collection<String> keys) {
+    List<String> all = new java.util.ArrayList<>(keys.size() + 1);
+    all.add(addKey);
+    all.addAll(keys);
+    return forward("addThenGetMulti", all, () -> delegate.addThenGetMulti(addKey, value, ttlSeconds, keys));
   }
 
   @Override

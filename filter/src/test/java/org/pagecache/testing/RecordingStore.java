@@ -52,7 +52,13 @@ public final class RecordingStore extends ForwardingStore {
 
   @Override
   protected <T> T forward(String op, Collection<String> keys, Supplier<T> call) {
-    keys.forEach(key -> calls.add(new Call(op, key)));
+    if (op.equals("addThenGetMulti")) { // recorded as what it is: an add, then a multi-get
+      List<String> all = List.copyOf(keys);
+      calls.add(new Call("add", all.get(0)));
+      all.subList(1, all.size()).forEach(key -> calls.add(new Call("getMulti", key)));
+    } else {
+      keys.forEach(key -> calls.add(new Call(op, key)));
+    }
     return call.get();
   }
 

@@ -3,6 +3,7 @@ package org.pagecache.internal.freshness;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +43,13 @@ public final class RebuildLock implements AutoCloseable {
   private final Namespace namespace;
   private final int ttlSeconds;
   private final int leaseSeconds;
+  /**
+   * How long after it was asked for a lock is surely still this build's, so that giving it back is
+   * a {@code delete} sent {@code noreply} (no round trip) rather than a read of its owner first:
+   * memcached's clock moves in whole seconds, so a lock added for n seconds lives more than n - 1;
+   * half a second of margin on that. 0 when the lease is 1 s: always read the owner.
+   */
+  private final long surelyHeldNanos;
   private final String jvmId = UUID.randomUUID().toString().substring(0, 8);
   private final Set<Lease> held = ConcurrentHashMap.newKeySet();
   private final LongAdder renewals = new LongAdder();
@@ -54,8 +62,17 @@ public final class RebuildLock implements AutoCloseable {
    * @param placement the store placed where the lock was taken: the build's page is stored, and
    *     the lock deleted, through it (a node's gutter stays the gutter for this build)
    * @param renewUntilNanos when renewals stop ({@code lock.ttl} after it was taken, on {@link System#nanoTime})
+   * @param takenAtNanos when it was asked for ({@link System#nanoTime}, before the add was sent)
    */
-  public record Lease(String pageKey, String lockKey, String owner, Store placement, long renewUntilNanos) {}
+  public record Lease(String pageKey, String lockKey, String owner, Store placement, long renewUntilNanos,
+      long takenAtNanos) {}
+
+  /**
+   * A lock won, with what memcached held for the keys read after the add ({@link #tryAcquireReading}).
+   *
+   * @param readAfter the values of the keys asked for, present ones only, read after the lock was taken
+   */
+  public record Taken(Lease lease, Map<String, byte[]> readAfter) {}
 
   /** @param ttlSeconds {@code lock.ttl}: the longest a build holds its lock */
   public RebuildLock(Store store, Namespace namespace, int ttlSeconds) {
@@ -63,6 +80,7 @@ public final class RebuildLock implements AutoCloseable {
     this.namespace = namespace;
     this.ttlSeconds = ttlSeconds;
     this.leaseSeconds = Math.min(ttlSeconds, LEASE_SECONDS);
+    this.surelyHeldNanos = Math.max(0, TimeUnit.SECONDS.toNanos(leaseSeconds - 1) - TimeUnit.MILLISECONDS.toNanos(500));
   }
 
   /** The version a build's lock is taken under: the newest of the handler's token and the page's tag versions. */
@@ -86,22 +104,52 @@ public final class RebuildLock implements AutoCloseable {
 
   /** The lock if {@code owner} won it, else null; it is renewed until {@link #release}d or {@code lock.ttl} has passed. */
   public Lease tryAcquire(String pageKey, long version, String owner) {
+    Taken taken = tryAcquireReading(pageKey, version, owner, null);
+    return taken == null ? null : taken.lease();
+  }
+
+  /**
+   * The lock if {@code owner} won it, with the values of {@code readKeys} as memcached held them
+   * after the lock was taken (the build's second look), else null. Where the store can, the add and
+   * the reads go together, one round trip ({@link Store#addThenGetMulti}); the reads are then
+   * still answered after the add, so a page another builder stored before giving the lock back is
+   * seen. {@code readKeys} null: the add alone.
+   */
+  public Taken tryAcquireReading(String pageKey, long version, String owner, Collection<String> readKeys) {
     String lockKey = key(pageKey, version);
     Store at = store instanceof GuardedStore guarded ? guarded.placedFor(lockKey, pageKey) : store;
-    if (!at.add(lockKey, owner.getBytes(StandardCharsets.US_ASCII), leaseSeconds)) {
-      return null;
+    long askedAt = System.nanoTime();
+    byte[] ownerBytes = owner.getBytes(StandardCharsets.US_ASCII);
+    Map<String, byte[]> readAfter = null;
+    if (readKeys == null) {
+      if (!at.add(lockKey, ownerBytes, leaseSeconds)) {
+        return null;
+      }
+    } else {
+      readAfter = at.addThenGetMulti(lockKey, ownerBytes, leaseSeconds, readKeys);
+      if (readAfter == null) {
+        return null;
+      }
     }
-    Lease lease = new Lease(pageKey, lockKey, owner, at, System.nanoTime() + TimeUnit.SECONDS.toNanos(ttlSeconds));
+    Lease lease = new Lease(pageKey, lockKey, owner, at, askedAt + TimeUnit.SECONDS.toNanos(ttlSeconds), askedAt);
     if (leaseSeconds < ttlSeconds) {
       held.add(lease);
       startRenewing();
     }
-    return lease;
+    return new Taken(lease, readAfter);
   }
 
-  /** Deletes the lock, where it was taken, if it is still the lease's. */
+  /**
+   * Deletes the lock, where it was taken, if it is still the lease's. Soon after it was taken it
+   * surely is (see {@link #surelyHeldNanos}): one {@code delete} sent {@code noreply}, no round trip.
+   * Later its owner is read first, as it may have expired and passed to another build.
+   */
   public void release(Lease lease) {
     held.remove(lease);
+    if (System.nanoTime() - lease.takenAtNanos() < surelyHeldNanos) {
+      lease.placement().deleteNoReply(lease.lockKey());
+      return;
+    }
     byte[] value = lease.placement().get(lease.lockKey());
     if (value != null && Arrays.equals(value, lease.owner().getBytes(StandardCharsets.US_ASCII))) {
       lease.placement().delete(lease.lockKey());

@@ -334,6 +334,55 @@ public final class ClusterStore implements Store {
     return node != null && node.call(() -> node.store.delete(key));
   }
 
+  /** To the node the key is on now, as {@link #delete} (a page's lock: never a control key). */
+  @Override
+  public void deleteNoReply(String key) {
+    Node owner = poolOf(key).owner(key);
+    Node node = target(key);
+    if (isControl(key) || node != owner && !owner.emptiedOnReturn()) {
+      delete(key); // everywhere, or refused with delete's reason
+      return;
+    }
+    if (node != null) {
+      node.call(() -> {
+        node.store.deleteNoReply(key);
+        return null;
+      });
+    }
+  }
+
+  /**
+   * One exchange with one node when the added key and every non-control key read live on the same
+   * node (a one-node cluster, or a page and its lock that hash together; the control keys are then
+   * read from it, as {@link #getMulti} reads them from the page's node): memcached answers one
+   * connection's commands in order, so the reads see the add. Otherwise the add, then the reads.
+   */
+  @Override
+  public Map<String, byte[]> addThenGetMulti(String addKey, byte[] value, int ttlSeconds, Collection<String> keys) {
+    if (isControl(addKey)) {
+      return Store.super.addThenGetMulti(addKey, value, ttlSeconds, keys);
+    }
+    Node node = required(addKey);
+    List<String> controlKeys = new ArrayList<>();
+    for (String key : keys) {
+      if (isControl(key)) {
+        controlKeys.add(key);
+      } else if (target(key) != node) {
+        return Store.super.addThenGetMulti(addKey, value, ttlSeconds, keys);
+      }
+    }
+    if (!controlKeys.isEmpty() && !node.main()) {
+      return Store.super.addThenGetMulti(addKey, value, ttlSeconds, keys);
+    }
+    Map<String, byte[]> found = node.call(() -> node.store.addThenGetMulti(addKey, value, ttlIn(node, ttlSeconds), keys));
+    if (found == null) {
+      return null;
+    }
+    controlKeys.removeIf(found::containsKey);
+    found.putAll(control.fillIn(controlKeys, node));
+    return found;
+  }
+
   @Override
   public long incr(String key, long delta, long initial, int ttlSeconds) {
     Node node = required(key);

@@ -185,6 +185,23 @@ final class NodeClient implements Store {
   }
 
   @Override
+  public void deleteNoReply(String key) {
+    client().deleteNoReply(key);
+  }
+
+  /**
+   * Pipelined by the client, except through a proxy (or one not known yet not to be): a proxy sends
+   * the add and the reads to the servers behind it, which answer in no order between them.
+   */
+  @Override
+  public Map<String, byte[]> addThenGetMulti(String addKey, byte[] value, int ttlSeconds, Collection<String> keys) {
+    if (proxy || !proxyKnown) {
+      return Store.super.addThenGetMulti(addKey, value, ttlSeconds, keys);
+    }
+    return client().addThenGetMulti(addKey, value, ttlSeconds, keys);
+  }
+
+  @Override
   public long incr(String key, long delta, long initial, int ttlSeconds) {
     return client().incr(key, delta, initial, ttlSeconds);
   }

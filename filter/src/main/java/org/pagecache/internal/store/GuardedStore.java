@@ -171,6 +171,19 @@ public final class GuardedStore implements Store {
   }
 
   @Override
+  public void deleteNoReply(String key) {
+    call(() -> {
+      store.deleteNoReply(key);
+      return null;
+    });
+  }
+
+  @Override
+  public Map<String, byte[]> addThenGetMulti(String addKey, byte[] value, int ttlSeconds, Collection<String> keys) {
+    return call(() -> store.addThenGetMulti(addKey, value, ttlSeconds, keys));
+  }
+
+  @Override
   public long incr(String key, long delta, long initial, int ttlSeconds) {
     return call(() -> store.incr(key, delta, initial, ttlSeconds));
   }

@@ -1,6 +1,7 @@
 package org.pagecache.internal.capture;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayInputStream;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -27,6 +29,25 @@ class GzipTest {
       assertArrayEquals(body, new GZIPInputStream(new ByteArrayInputStream(gz)).readAllBytes(), "the JDK reads it");
       assertArrayEquals(body, BodyEncoding.gunzip(jdkGzip(body), BOUND), "it reads the JDK's");
     }
+  }
+
+  @Test
+  void aBuildDeflatesAtTheFastestLevelAndSaysSo() {
+    byte[] body = body(new SplittableRandom(38), 8192);
+    Deflater fastest = new Deflater(Deflater.BEST_SPEED, true);
+    fastest.setInput(body);
+    fastest.finish();
+    byte[] raw = new byte[body.length * 2];
+    int n = 0;
+    while (!fastest.finished()) {
+      n += fastest.deflate(raw, n, raw.length - n);
+    }
+    fastest.end();
+
+    byte[] gz = BodyEncoding.gzip(body);
+
+    assertArrayEquals(Arrays.copyOf(raw, n), Arrays.copyOfRange(gz, 10, gz.length - 8), "level 1's deflate stream");
+    assertEquals(4, gz[8], "XFL 4: compressed with the fastest algorithm (RFC 1952)");
   }
 
   @Test

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.pagecache.store.LocalStore;
@@ -31,8 +33,10 @@ class RebuildLockTest {
     lock.close();
   }
 
+  /** A lease taken an hour ago (real time, as leases are timed): its lock may have expired and passed on. */
   private RebuildLock.Lease lease(String owner) {
-    return new RebuildLock.Lease(PAGE, lock.key(PAGE, V), owner, store, Long.MAX_VALUE);
+    return new RebuildLock.Lease(PAGE, lock.key(PAGE, V), owner, store, Long.MAX_VALUE,
+        System.nanoTime() - TimeUnit.HOURS.toNanos(1));
   }
 
   @Test
@@ -69,6 +73,51 @@ class RebuildLockTest {
     lock.release(a);
     assertEquals(0, lock.held(), "no longer renewed");
     assertNotNull(lock.tryAcquire(PAGE, V, "b"));
+  }
+
+  @Test
+  void aLockGivenBackSoonAfterItWasTakenIsOneDeleteSentNoreplyWithoutRoundTrip() {
+    RebuildLock.Lease a = lock.tryAcquire(PAGE, V, "a");
+    long before = store.roundTrips();
+
+    lock.release(a);
+
+    assertEquals(0, store.roundTrips() - before, "no read of its owner, no answer waited for");
+    assertNotNull(lock.tryAcquire(PAGE, V, "b"), "freed");
+  }
+
+  @Test
+  void anOldLeaseReadsItsOwnerBeforeDeleting() {
+    assertNotNull(lock.tryAcquire(PAGE, V, "a"));
+    long before = store.roundTrips();
+
+    lock.release(lease("a"));
+
+    assertEquals(2, store.roundTrips() - before, "its owner read, then deleted");
+    assertNotNull(lock.tryAcquire(PAGE, V, "b"), "freed");
+  }
+
+  @Test
+  void aOneSecondLeaseIsNeverSurelyHeldSoItsOwnerIsAlwaysRead() {
+    RebuildLock shortLock = new RebuildLock(store, new Namespace("rs"), 1);
+    RebuildLock.Lease a = shortLock.tryAcquire(PAGE, V, "a");
+    long before = store.roundTrips();
+
+    shortLock.release(a);
+
+    assertEquals(2, store.roundTrips() - before);
+  }
+
+  @Test
+  void theSecondLookIsReadWithTheAddInOneRoundTrip() {
+    store.set(PAGE, "the page".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0);
+    long before = store.roundTrips();
+
+    RebuildLock.Taken taken = lock.tryAcquireReading(PAGE, V, "a", List.of("rl:t:article", PAGE));
+
+    assertEquals(1, store.roundTrips() - before);
+    assertEquals(Set.of(PAGE), taken.readAfter().keySet());
+    assertNull(lock.tryAcquireReading(PAGE, V, "b", List.of(PAGE)), "lost: nothing read for it");
   }
 
   @Test
