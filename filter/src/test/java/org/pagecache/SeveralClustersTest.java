@@ -174,6 +174,9 @@ class SeveralClustersTest {
     try {
       eastSite.cache.invalidateTag("metered");
       assertEquals(1, registry.get("pagecache.cluster.backlog").tag("cluster", "west").gauge().value());
+      clock.advance(Duration.ofSeconds(7));
+      assertEquals(7, registry.get("pagecache.cluster.backlog.oldest").tag("cluster", "west").gauge().value(),
+          "the oldest one's age, in seconds");
       assertEquals(0, registry.get("pagecache.cluster.reachable").tag("cluster", "west").gauge().value());
     } finally {
       west.node(0).resume();
@@ -181,6 +184,25 @@ class SeveralClustersTest {
     Eventually.assertWithin(DELIVERY_BOUND, "delivered after SIGCONT",
         () -> registry.get("pagecache.cluster.delivered").tag("cluster", "west").functionCounter().count() == 1);
     assertEquals(0, registry.get("pagecache.cluster.backlog").tag("cluster", "west").gauge().value());
+    assertEquals(0, registry.get("pagecache.cluster.backlog.oldest").tag("cluster", "west").gauge().value());
+  }
+
+  @Test
+  void everyFrontendOfAClusterShowsItsBacklogAndAnyOfThemDeliversIt() {
+    SiteUnderTest eastOne = eastSite();
+    SiteUnderTest eastTwo = eastSite();
+    west.node(0).pause();
+    try {
+      assertEquals(List.of("west"), eastOne.cache.refreshHandler("page").clusters().pending());
+      Eventually.assertWithin(DELIVERY_BOUND, "the other east frontend reads the shared backlog",
+          () -> eastTwo.cache.clusterStatus().remotes().get(0).pending() == 1);
+      eastOne.close(); // gone before west answers again
+    } finally {
+      west.node(0).resume();
+    }
+    Eventually.assertWithin(DELIVERY_BOUND, "delivered by the other east frontend",
+        () -> westToken(eastTwo) != null && eastTwo.cache.clusterStatus().remotes().get(0).pending() == 0);
+    assertEquals(1, eastTwo.cache.clusterStatus().remotes().get(0).delivered());
   }
 
   @Test
