@@ -14,24 +14,26 @@ import java.util.concurrent.TimeUnit;
  * Writes every refresh, tag invalidation and eviction to the other clusters (FB's invalidation
  * broadcast, §5, without its daemon: the JVM that made the change sends it). A cluster that does not
  * answer gets it later: every frontend reads the backlogs this cluster's memcached keeps for the
- * others once per {@code pollMillis} (at most 1 s), and delivers what waits, with a doubling pause
- * capped at {@code retry.interval} after each failure (issue 37: whichever frontend took it).
+ * others once per {@code pollMillis} (at most 1 s), and delivers what waits, again after a pause
+ * that doubles from 50 ms after each failure (issue 37: whichever frontend took it).
  */
 final class Broadcaster implements AutoCloseable {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Broadcaster.class);
   private final List<RemoteCluster> remotes;
   private final Clock clock;
   private final ScheduledExecutorService polls;
+  private final long pollMillis;
 
   Broadcaster(List<RemoteCluster> remotes, Clock clock, long pollMillis) {
     this.remotes = List.copyOf(remotes);
     this.clock = clock;
+    this.pollMillis = pollMillis;
     this.polls = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "pagecache-cluster-backlogs");
       t.setDaemon(true);
       return t;
     });
-    polls.scheduleWithFixedDelay(this::pollAll, pollMillis, pollMillis, TimeUnit.MILLISECONDS);
+    this.remotes.forEach(r -> schedule(r, pollMillis));
   }
 
   /** Sends it to every other cluster; says which have it, which will, and which will not. */
@@ -49,14 +51,23 @@ final class Broadcaster implements AutoCloseable {
     return new ClusterDelivery(delivered, pending, lost);
   }
 
-  private void pollAll() {
-    for (RemoteCluster remote : remotes) {
-      try {
-        remote.poll(clock.millis());
-      } catch (RuntimeException e) {
-        log.warn("pagecache: reading the backlog of memcached cluster '{}' failed", remote.name, e); // never let the thread die
-      }
+  /** Each cluster's next reading: once per {@code pollMillis}, sooner while a delivery backs off after a failure. */
+  private void schedule(RemoteCluster remote, long delayMillis) {
+    try {
+      polls.schedule(() -> poll(remote), delayMillis, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closing
     }
+  }
+
+  private void poll(RemoteCluster remote) {
+    long next = pollMillis;
+    try {
+      next = Math.min(pollMillis, remote.poll(clock.millis()));
+    } catch (RuntimeException e) {
+      log.warn("pagecache: reading the backlog of memcached cluster '{}' failed", remote.name, e); // never let the thread die
+    }
+    schedule(remote, Math.max(1, next));
   }
 
   List<ClusterStatus.Remote> status() {

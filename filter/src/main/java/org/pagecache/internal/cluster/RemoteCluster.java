@@ -35,7 +35,6 @@ final class RemoteCluster implements AutoCloseable {
   private final AtomicLong lost = new AtomicLong();
   private final AtomicLong overflows = new AtomicLong();
   private final AtomicInteger failures = new AtomicInteger();
-  private volatile long nextAttemptMillis;
   private volatile boolean overflowing;
   private volatile boolean inMemoryOnly;
 
@@ -60,8 +59,7 @@ final class RemoteCluster implements AutoCloseable {
         delivered.incrementAndGet();
         return Outcome.DELIVERED;
       } catch (StoreException | IllegalStateException e) {
-        failed();
-        if (failures.get() == 1) {
+        if (failures.incrementAndGet() == 1) {
           log.warn("pagecache: memcached cluster '{}' unreachable ({}): invalidations for it are kept in this"
               + " cluster's memcached, and any frontend of this cluster delivers them", name, e.getMessage());
         }
@@ -111,17 +109,19 @@ final class RemoteCluster implements AutoCloseable {
 
   /**
    * One round of every frontend's reading: the shared backlog read (a lost one found), and what
-   * waits delivered when the last failure's backoff has passed, oldest first, the emptying first.
+   * waits delivered, oldest first, the emptying first.
+   *
+   * @return when to read again, in milliseconds: after a failed delivery, the backoff's pause
    */
-  void poll(long nowMillis) {
+  long poll(long nowMillis) {
     List<SharedBacklog.Entry> waiting;
     try {
       waiting = shared.read(nowMillis, c -> changed(c, null));
     } catch (StoreException | IllegalStateException e) {
       waiting = List.of(); // this cluster's memcached: its own breaker says so; the memory backlog still goes
     }
-    if ((waiting.isEmpty() && memory.isEmpty()) || (failures.get() > 0 && realMillis() < nextAttemptMillis)) {
-      return;
+    if (waiting.isEmpty() && memory.isEmpty()) {
+      return Long.MAX_VALUE;
     }
     List<Invalidation> done = new ArrayList<>();
     try {
@@ -135,8 +135,9 @@ final class RemoteCluster implements AutoCloseable {
         log.info("pagecache: memcached cluster '{}' reachable again: {} waiting invalidations delivered", name,
             done.size());
       }
+      return Long.MAX_VALUE;
     } catch (StoreException | IllegalStateException e) {
-      failed();
+      return backoff.delayMillis(failures.incrementAndGet());
     } finally {
       try {
         shared.remove(done, nowMillis);
@@ -180,14 +181,7 @@ final class RemoteCluster implements AutoCloseable {
     }
   }
 
-  /** The backoff runs on real time, whatever clock pages use (as the cluster's breakers do). */
-  private void failed() {
-    nextAttemptMillis = realMillis() + backoff.delayMillis(failures.incrementAndGet());
-  }
 
-  private static long realMillis() {
-    return System.nanoTime() / 1_000_000;
-  }
 
   ClusterStatus.Remote status(long nowMillis) {
     long oldest = oldest(shared.oldestMillis(), memory.oldestMillis());
