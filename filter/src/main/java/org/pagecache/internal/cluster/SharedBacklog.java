@@ -64,8 +64,9 @@ final class SharedBacklog {
   private final String key;
   private final int limit;
   /** What this JVM last saw of the index (read or written): a later read that finds less is a loss. */
-  private long knownGen;
-  private boolean knownNonEmpty;
+  private record Known(long gen, boolean nonEmpty) {}
+
+  private volatile Known known = new Known(0, false);
   private volatile List<Entry> lastSeen = List.of();
 
   SharedBacklog(Store local, String key, int limit) {
@@ -100,9 +101,10 @@ final class SharedBacklog {
    * @throws org.pagecache.store.StoreException when this cluster's memcached cannot be read
    */
   List<Entry> read(long nowMillis, java.util.function.Consumer<Change> onLoss) {
+    Known before = known; // taken before the read: a write of this JVM's that lands meanwhile is no loss
     Store.Versioned current = local.gets(key);
     Index index = current == null ? null : parseOrNull(current.value());
-    if (isLost(current, index)) {
+    if (isLost(before, current, index)) {
       onLoss.accept(update(nowMillis, UnaryOperator.identity()));
       return lastSeen;
     }
@@ -139,9 +141,10 @@ final class SharedBacklog {
    */
   private Change update(long nowMillis, UnaryOperator<List<Entry>> change) {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      Known knownBefore = known;
       Store.Versioned current = local.gets(key);
       Index before = current == null ? null : parseOrNull(current.value());
-      boolean lost = isLost(current, before);
+      boolean lost = isLost(knownBefore, current, before);
       List<Entry> entries = before == null ? new ArrayList<>() : new ArrayList<>(before.entries());
       boolean hadEmptying = entries.stream().anyMatch(e -> e.inv().kind() == Invalidation.Kind.EMPTY);
       if (lost && !hadEmptying) {
@@ -174,13 +177,12 @@ final class SharedBacklog {
   }
 
   /** Gone, replaced or unreadable, while this JVM last saw it holding invalidations. */
-  private synchronized boolean isLost(Store.Versioned current, Index index) {
-    return knownNonEmpty && (current == null || index == null || index.gen() != knownGen);
+  private static boolean isLost(Known known, Store.Versioned current, Index index) {
+    return known.nonEmpty() && (current == null || index == null || index.gen() != known.gen());
   }
 
   private synchronized void remember(Index index) {
-    knownGen = index == null ? 0 : index.gen();
-    knownNonEmpty = index != null && !index.entries().isEmpty();
+    known = new Known(index == null ? 0 : index.gen(), index != null && !index.entries().isEmpty());
     lastSeen = index == null ? List.of() : List.copyOf(index.entries());
   }
 
