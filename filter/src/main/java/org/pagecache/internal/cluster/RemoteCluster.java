@@ -37,6 +37,7 @@ final class RemoteCluster implements AutoCloseable {
   private final AtomicInteger failures = new AtomicInteger();
   private volatile boolean overflowing;
   private volatile boolean inMemoryOnly;
+  private volatile boolean memoryFull;
 
   RemoteCluster(String name, Store store, SharedBacklog shared, int backlogLimit, Backoff backoff,
       String emptiedKey) {
@@ -81,12 +82,17 @@ final class RemoteCluster implements AutoCloseable {
       }
     }
     if (memory.offer(inv, nowMillis)) {
+      memoryFull = false;
       return Outcome.PENDING;
     }
     lost.incrementAndGet();
+    if (memoryFull) {
+      return Outcome.LOST; // logged once, counted each time
+    }
+    memoryFull = true;
     log.warn("pagecache: memcached cluster '{}': this JVM's backlog is full ({} invalidations, memcached.remote.backlog)"
-        + " and this cluster's memcached cannot keep it: {} is not delivered there; its pages are served until their"
-        + " ttl and grace run out", name, memory.limit(), inv.describe());
+        + " and this cluster's memcached cannot keep it: {} and later ones are not delivered there; its pages are"
+        + " served until their ttl and grace run out", name, memory.limit(), inv.describe());
     return Outcome.LOST;
   }
 
