@@ -34,9 +34,11 @@ class AdminClustersTest {
       remote.node(0).pause();
       HttpResponse<String> refresh;
       String stats;
+      String pagePending;
       try {
         refresh = api.post(site.admin("/api/handlers/article/refresh"), "Authorization", BEARER);
         stats = api.get(site.admin("/api/stats"), "Authorization", BEARER).body();
+        pagePending = AdminClient.signIn(site, "editor", "editor").get(site.admin("/")).body();
       } finally {
         remote.node(0).resume();
       }
@@ -47,11 +49,17 @@ class AdminClustersTest {
       assertTrue(stats.contains("\"name\":\"dc2\"") && stats.contains("\"reachable\":false")
           && stats.contains("\"backlog\":1"), stats);
       assertTrue(stats.contains("\"warmUp\":{\"from\":\"dc2\",\"active\":true"), stats);
+      assertTrue(stats.contains("\"pendingSinceMillis\":") && !stats.contains("\"pendingSinceMillis\":0,")
+          && stats.contains("\"overflows\":0"), stats);
+      // Issue 37: the editor sees where the refresh is applied and where it waits, since when.
+      assertTrue(pagePending.matches("(?s).*<p id=\"cluster-delivery\">.*local: applied; dc2: <b>pending</b> since"
+          + " [0-9-]+ [0-9:]+ UTC, 1 invalidation</p>.*"), pagePending);
 
       Eventually.assertWithin(java.time.Duration.ofSeconds(20), "delivered after SIGCONT",
           () -> api.get(site.admin("/api/stats"), "Authorization", BEARER).body().contains("\"backlog\":0"));
       String page = AdminClient.signIn(site, "editor", "editor").get(site.admin("/")).body();
       assertTrue(page.contains("<section id=\"clusters\"><h2>Other clusters</h2>"), page);
+      assertTrue(page.contains("local: applied; dc2: applied</p>"), "updated once delivered: " + page);
       assertTrue(page.contains("<h3>Warm-up from dc2</h3>") && page.contains("Pages copied"), page);
     }
   }

@@ -9,9 +9,11 @@ import org.pagecache.stats.ClusterStatus;
 
 /**
  * The meters of the other memcached clusters (issue 19), tagged {@code cluster=<name>}:
- * {@code pagecache.cluster.backlog} (gauge: invalidations this JVM still has to deliver there),
- * {@code pagecache.cluster.reachable} (gauge, 0 or 1), {@code pagecache.cluster.delivered} and
- * {@code pagecache.cluster.lost} (counters; lost: refused by a full backlog); and, while warming,
+ * {@code pagecache.cluster.backlog} (gauge: invalidations waiting for it in this cluster's
+ * memcached, the same on every frontend: issue 37), {@code pagecache.cluster.backlog.oldest}
+ * (gauge: seconds the oldest has waited), {@code pagecache.cluster.reachable} (gauge, 0 or 1),
+ * {@code pagecache.cluster.delivered}, {@code pagecache.cluster.lost} and
+ * {@code pagecache.cluster.overflows} (counters; an overflow empties that cluster); and, while warming,
  * {@code pagecache.warmup.pages} tagged {@code result=copied|built|refused}.
  */
 final class ClusterMeters {
@@ -22,13 +24,17 @@ final class ClusterMeters {
     for (ClusterStatus.Remote r : status.remotes()) {
       String name = r.name();
       gauge(registry, cache, "pagecache.cluster.backlog", name, x -> x.pending(),
-          "invalidations waiting in this JVM for a cluster that did not answer");
+          "invalidations waiting for a cluster that did not answer, in this cluster's memcached (every frontend)");
+      gauge(registry, cache, "pagecache.cluster.backlog.oldest", name, x -> x.oldestPendingMillis() / 1000.0,
+          "seconds the oldest invalidation waiting for the cluster has waited; 0 when none waits");
       gauge(registry, cache, "pagecache.cluster.reachable", name, x -> x.reachable() ? 1 : 0,
           "0 while the cluster does not answer");
       counter(registry, cache, "pagecache.cluster.delivered", name, x -> x.delivered(),
           "invalidations delivered to the cluster");
       counter(registry, cache, "pagecache.cluster.lost", name, x -> x.lost(),
-          "invalidations the cluster will not get: its backlog was full");
+          "invalidations not delivered one by one: an overflowing backlog (the cluster is emptied instead), or none");
+      counter(registry, cache, "pagecache.cluster.overflows", name, x -> x.overflows(),
+          "times this JVM found the backlog overflowing or lost: the cluster is emptied when it answers");
     }
     if (status.warmUp() != null) {
       warmUp(registry, cache, "copied", ClusterStatus.WarmUpProgress::copied);

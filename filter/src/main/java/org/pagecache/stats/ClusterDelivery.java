@@ -8,10 +8,12 @@ import java.util.List;
  * the call throws instead.
  *
  * @param delivered clusters that have it now
- * @param pending clusters that did not answer: this JVM retries until they do (held in memory only,
- *     see docs/failures.md)
- * @param lost clusters whose backlog was full ({@code memcached.remote.backlog}): they will not get
- *     it, and serve the pages it concerns until those expire
+ * @param pending clusters that did not answer: kept in this cluster's memcached, and delivered by any
+ *     frontend of this cluster when they do (an overflowing backlog: covered by emptying that
+ *     cluster; see docs/failures.md)
+ * @param lost clusters that will not get it: neither this cluster's memcached nor this JVM's
+ *     backlog ({@code memcached.remote.backlog}) could keep it; they serve the pages it concerns
+ *     until those expire
  */
 public record ClusterDelivery(List<String> delivered, List<String> pending, List<String> lost) {
   /** The name this cluster goes by in a delivery. */

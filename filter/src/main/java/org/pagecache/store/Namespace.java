@@ -10,6 +10,7 @@ import org.pagecache.internal.text.KeyParts;
  *   ns:g:tag               tag version         ns:l:page      rebuild lock
  *   ns:v:object            view counter        ns:o:bucket    online bucket
  *   ns:u:visitor           online visitor seen ns:e:handler   evictions of the handler's pages
+ *   ns:b:cluster           invalidations waiting for another cluster (issue 37)
  * </pre>
  * The namespace also carries the entry format version, so two application versions in a rolling
  * deploy never read each other's entries.
@@ -104,6 +105,23 @@ public record Namespace(String name) {
   /** The key counting a handler's pages rebuilt, on every frontend, since the refresh that gave it {@code token}. */
   public String clusterRebuiltSince(String handler, long token) {
     return prefix('r') + KeyParts.part(handler) + ":" + token;
+  }
+
+  /**
+   * The key of the backlog this cluster keeps for another one ({@code memcached.remote}): the
+   * invalidations it has not received yet, written on every node like update tokens, so that any
+   * frontend of this cluster delivers them (issue 37).
+   */
+  public String backlog(String cluster) {
+    return prefix('b') + KeyParts.part(cluster);
+  }
+
+  /**
+   * The key, in a cluster that was emptied because its backlog overflowed or was lost, of the time
+   * of the latest such emptying: a second delivery of the same emptying leaves the cluster alone.
+   */
+  public String emptiedAt() {
+    return prefix('b') + "emptied"; // no cluster's key part reads like this: they start with r. or h.
   }
 
   /** The key that marks a visitor as counted; the visitor id is hashed. */

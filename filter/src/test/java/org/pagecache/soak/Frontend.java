@@ -15,7 +15,7 @@ import org.pagecache.testing.JettyServer;
 
 /**
  * One PageCache frontend: embedded Jetty, the filter, a {@link GenerationPage} handler named
- * {@code page} on {@code /p/*}. Run in this JVM ({@link #start}) or as a child JVM ({@link #main},
+ * {@code page} on {@code /p/*}, an editor's actions on {@code /editor/*} ({@link EditorActions}). Run in this JVM ({@link #start}) or as a child JVM ({@link #main},
  * which prints {@code PORT n} once it serves), so a test can kill it with -9.
  */
 public final class Frontend implements AutoCloseable {
@@ -38,6 +38,7 @@ public final class Frontend implements AutoCloseable {
     JettyServer jetty = JettyServer.start(ctx -> {
       ctx.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
       JettyServer.servlet(ctx, "page", page, "/p/*");
+      JettyServer.servlet(ctx, "editor", new EditorActions(), "/editor/*");
     });
     return new Frontend(jetty, PageCache.from(jetty.context().getServletContext()), page);
   }

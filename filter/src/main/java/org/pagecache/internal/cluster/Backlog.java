@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The invalidations one cluster has not received yet, oldest first, held in this JVM's memory and
+ * The invalidations one cluster has not received yet that this cluster's memcached could not keep
+ * ({@link SharedBacklog}), oldest first, held in this JVM's memory and
  * bounded: the latest per key only (a second refresh of a handler replaces the first), and at
  * most {@code limit} keys. When full, a new key is refused (the caller says so): dropping an
  * older one instead would hide which invalidation was lost.
@@ -22,16 +23,16 @@ final class Backlog {
 
   /** Queues it (merged with one of the same key); false when full and it was not queued. */
   synchronized boolean offer(Invalidation inv, long nowMillis) {
-    Invalidation queued = pending.get(inv.key());
+    Invalidation queued = pending.get(inv.target());
     if (queued != null) {
-      pending.put(inv.key(), queued.merge(inv));
+      pending.put(inv.target(), queued.merge(inv));
       return true;
     }
     if (pending.size() >= limit) {
       return false;
     }
-    pending.put(inv.key(), inv);
-    since.put(inv.key(), nowMillis);
+    pending.put(inv.target(), inv);
+    since.put(inv.target(), nowMillis);
     return true;
   }
 
@@ -42,8 +43,8 @@ final class Backlog {
 
   /** Removes a delivered invalidation, unless a later one of the same key arrived meanwhile. */
   synchronized void delivered(Invalidation inv) {
-    if (pending.remove(inv.key(), inv)) {
-      since.remove(inv.key());
+    if (pending.remove(inv.target(), inv)) {
+      since.remove(inv.target());
     }
   }
 

@@ -6,8 +6,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -15,27 +13,27 @@ import java.util.concurrent.TimeUnit;
 /**
  * Writes every refresh, tag invalidation and eviction to the other clusters (FB's invalidation
  * broadcast, §5, without its daemon: the JVM that made the change sends it). A cluster that does not
- * answer gets it later: one thread retries each such cluster with a doubling pause capped at
- * {@code retry.interval}, delivering its backlog in order.
+ * answer gets it later: every frontend reads the backlogs this cluster's memcached keeps for the
+ * others once per {@code pollMillis} (at most 1 s), and delivers what waits, again after a pause
+ * that doubles from 50 ms after each failure (issue 37: whichever frontend took it).
  */
 final class Broadcaster implements AutoCloseable {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Broadcaster.class);
   private final List<RemoteCluster> remotes;
   private final Clock clock;
-  private final Backoff backoff;
-  private final ScheduledExecutorService retries;
-  /** Clusters with a retry scheduled: one at a time per cluster. */
-  private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService polls;
+  private final long pollMillis;
 
-  Broadcaster(List<RemoteCluster> remotes, Clock clock, Backoff backoff) {
+  Broadcaster(List<RemoteCluster> remotes, Clock clock, long pollMillis) {
     this.remotes = List.copyOf(remotes);
     this.clock = clock;
-    this.backoff = backoff;
-    this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "pagecache-cluster-retries");
+    this.pollMillis = pollMillis;
+    this.polls = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "pagecache-cluster-backlogs");
       t.setDaemon(true);
       return t;
     });
+    this.remotes.forEach(r -> schedule(r, pollMillis));
   }
 
   /** Sends it to every other cluster; says which have it, which will, and which will not. */
@@ -46,38 +44,30 @@ final class Broadcaster implements AutoCloseable {
     for (RemoteCluster remote : remotes) {
       switch (remote.send(inv, clock.millis())) {
         case DELIVERED -> delivered.add(remote.name);
-        case PENDING -> {
-          pending.add(remote.name);
-          schedule(remote);
-        }
+        case PENDING -> pending.add(remote.name);
         case LOST -> lost.add(remote.name);
       }
     }
     return new ClusterDelivery(delivered, pending, lost);
   }
 
-  private void schedule(RemoteCluster remote) {
-    if (!scheduled.add(remote.name)) {
-      return;
-    }
+  /** Each cluster's next reading: once per {@code pollMillis}, sooner while a delivery backs off after a failure. */
+  private void schedule(RemoteCluster remote, long delayMillis) {
     try {
-      retries.schedule(() -> retry(remote), backoff.delayMillis(Math.max(1, remote.failures())), TimeUnit.MILLISECONDS);
+      polls.schedule(() -> poll(remote), delayMillis, TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.RejectedExecutionException e) {
-      scheduled.remove(remote.name); // closing
+      // closing
     }
   }
 
-  private void retry(RemoteCluster remote) {
-    scheduled.remove(remote.name);
-    boolean empty;
+  private void poll(RemoteCluster remote) {
+    long next = pollMillis;
     try {
-      empty = remote.drain();
+      next = Math.min(pollMillis, remote.poll(clock.millis()));
     } catch (RuntimeException e) {
-      empty = false; // never let the retry thread die
+      log.warn("pagecache: reading the backlog of memcached cluster '{}' failed", remote.name, e); // never let the thread die
     }
-    if (!empty) {
-      schedule(remote);
-    }
+    schedule(remote, Math.max(1, next));
   }
 
   List<ClusterStatus.Remote> status() {
@@ -91,15 +81,14 @@ final class Broadcaster implements AutoCloseable {
     return map;
   }
 
-  /** Stops retrying; what still waits is lost with this JVM, and the log says so per cluster. */
+  /** Stops reading; what still waits stays in this cluster's memcached for the other frontends. */
   @Override
   public void close() {
-    retries.shutdownNow();
+    polls.shutdownNow();
     for (ClusterStatus.Remote r : status()) {
       if (r.pending() > 0) {
-        log.warn("pagecache: memcached cluster '{}' never answered again: {} refreshes, invalidations or evictions"
-            + " are not delivered there; its pages they concern are served until their ttl and grace run out",
-            r.name(), r.pending());
+        log.info("pagecache: memcached cluster '{}' still has {} refreshes, invalidations or evictions waiting in this"
+            + " cluster's memcached: another frontend of this cluster delivers them", r.name(), r.pending());
       }
     }
     remotes.forEach(RemoteCluster::close);

@@ -28,16 +28,18 @@ public final class Clusters implements AutoCloseable {
   private final Broadcaster broadcaster;
   private final WarmUp warmUp;
   private final Store local;
+  private final Clock clock;
 
-  private Clusters(Broadcaster broadcaster, WarmUp warmUp, Store local) {
+  private Clusters(Broadcaster broadcaster, WarmUp warmUp, Store local, Clock clock) {
     this.broadcaster = broadcaster;
     this.warmUp = warmUp;
     this.local = local;
+    this.clock = clock;
   }
 
   /** One cluster: nothing to broadcast, nothing to warm from. */
   public static Clusters single() {
-    return new Clusters(null, null, null);
+    return new Clusters(null, null, null, Clock.systemUTC());
   }
 
   /** The parts a warm-up judges copies with: this cluster's store, tokens, tags and page codec. */
@@ -53,9 +55,12 @@ public final class Clusters implements AutoCloseable {
     }
     List<RemoteCluster> remotes = new ArrayList<>();
     for (Map.Entry<String, ServerList> e : settings.remotes().entrySet()) {
-      remotes.add(new RemoteCluster(e.getKey(), newStore.apply(e.getValue()), settings.backlogLimit()));
+      SharedBacklog shared = new SharedBacklog(here.store(), here.namespace().backlog(e.getKey()), settings.backlogLimit());
+      remotes.add(new RemoteCluster(e.getKey(), newStore.apply(e.getValue()), shared, settings.backlogLimit(),
+          Backoff.upTo(here.retryInterval().toMillis()), here.namespace().emptiedAt()));
     }
-    Broadcaster broadcaster = new Broadcaster(remotes, here.clock(), Backoff.upTo(here.retryInterval().toMillis()));
+    // Every frontend reads the backlogs at least once a second (one get per node of this cluster each).
+    Broadcaster broadcaster = new Broadcaster(remotes, here.clock(), Math.min(1000, here.retryInterval().toMillis()));
     WarmUp warmUp = null;
     if (settings.warmFrom() != null) {
       // Behind a circuit breaker of its own: a warm cluster gone away costs misses nothing.
@@ -64,7 +69,7 @@ public final class Clusters implements AutoCloseable {
       warmUp = new WarmUp(settings.warmFrom(), warm, here.store(), here.tokens(), here.tags(), here.codec(),
           here.namespace(), here.clock(), settings.warmFor());
     }
-    return new Clusters(broadcaster, warmUp, here.store());
+    return new Clusters(broadcaster, warmUp, here.store(), here.clock());
   }
 
   /** A handler's new token, for every other cluster. */
@@ -85,7 +90,7 @@ public final class Clusters implements AutoCloseable {
     if (warmUp != null) {
       local.set(Invalidation.holdOffKey(pageKey), "1".getBytes(StandardCharsets.US_ASCII), Invalidation.HOLD_OFF_SECONDS);
     }
-    return broadcast(Invalidation.evict(pageKey));
+    return broadcast(Invalidation.evict(pageKey, clock.millis())); // its time: a page rebuilt since survives a replay
   }
 
   private ClusterDelivery broadcast(Invalidation inv) {

@@ -1,8 +1,12 @@
 package org.pagecache.internal.cluster;
 
-import org.pagecache.stats.ClusterStatus;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.pagecache.internal.freshness.Versions;
+import org.pagecache.internal.nodes.ClusterStore;
+import org.pagecache.stats.ClusterStatus;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 import org.slf4j.Logger;
@@ -10,9 +14,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Another data centre's memcached cluster, as this one writes invalidations to it: delivered at
- * once when it answers, otherwise queued in its {@link Backlog} and delivered in order by
- * {@link #drain()}. While something waits, new invalidations queue behind it without trying
- * (no editor waits for a cluster known to be unreachable, and order is kept).
+ * once when it answers, otherwise queued in the {@link SharedBacklog} this cluster's memcached
+ * keeps for it (issue 37), which every frontend of this cluster reads and delivers ({@link #poll}),
+ * so an invalidation survives the JVM that took it. Only when this cluster's memcached cannot take
+ * it either does it wait in this JVM's memory ({@link Backlog}), as before issue 37.
  */
 final class RemoteCluster implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RemoteCluster.class);
@@ -22,30 +27,42 @@ final class RemoteCluster implements AutoCloseable {
 
   final String name;
   private final Store store;
-  private final Backlog backlog;
+  private final SharedBacklog shared;
+  private final Backlog memory;
+  private final Backoff backoff;
+  private final String emptiedKey;
   private final AtomicLong delivered = new AtomicLong();
   private final AtomicLong lost = new AtomicLong();
+  private final AtomicLong overflows = new AtomicLong();
   private final AtomicInteger failures = new AtomicInteger();
   private volatile boolean overflowing;
+  private volatile boolean inMemoryOnly;
+  private volatile boolean memoryFull;
 
-  RemoteCluster(String name, Store store, int backlogLimit) {
+  RemoteCluster(String name, Store store, SharedBacklog shared, int backlogLimit, Backoff backoff,
+      String emptiedKey) {
     this.name = name;
     this.store = store;
-    this.backlog = new Backlog(backlogLimit);
+    this.shared = shared;
+    this.memory = new Backlog(backlogLimit);
+    this.backoff = backoff;
+    this.emptiedKey = emptiedKey;
   }
 
-  /** Delivers it now, or queues it; LOST when the backlog is full. */
+  /**
+   * Delivers it now, or queues it. A cluster that failed lately is not tried (no editor waits for
+   * a cluster known to be unreachable): the backlog has it, and {@link #poll} delivers it.
+   */
   Outcome send(Invalidation inv, long nowMillis) {
-    if (backlog.isEmpty()) {
+    if (failures.get() == 0) {
       try {
         inv.applyTo(store);
         delivered.incrementAndGet();
-        failures.set(0);
         return Outcome.DELIVERED;
       } catch (StoreException | IllegalStateException e) {
-        if (failures.getAndIncrement() == 0) {
-          log.warn("pagecache: memcached cluster '{}' unreachable ({}): invalidations for it are queued in this"
-              + " JVM and retried", name, e.getMessage());
+        if (failures.incrementAndGet() == 1) {
+          log.warn("pagecache: memcached cluster '{}' unreachable ({}): invalidations for it are kept in this"
+              + " cluster's memcached, and any frontend of this cluster delivers them", name, e.getMessage());
         }
       }
     }
@@ -53,53 +70,134 @@ final class RemoteCluster implements AutoCloseable {
   }
 
   private Outcome queue(Invalidation inv, long nowMillis) {
-    if (backlog.offer(inv, nowMillis)) {
-      overflowing = false;
+    try {
+      changed(shared.add(inv, nowMillis), inv);
+      inMemoryOnly = false;
+      return Outcome.PENDING;
+    } catch (StoreException | IllegalStateException e) {
+      if (!inMemoryOnly) {
+        inMemoryOnly = true;
+        log.warn("pagecache: memcached cluster '{}': this cluster's memcached could not keep its backlog ({}):"
+            + " invalidations for it wait in this JVM only, and are lost if it stops first", name, e.getMessage());
+      }
+    }
+    if (memory.offer(inv, nowMillis)) {
+      memoryFull = false;
       return Outcome.PENDING;
     }
     lost.incrementAndGet();
-    if (!overflowing) {
-      overflowing = true;
-      log.warn("pagecache: memcached cluster '{}': backlog full ({} invalidations, memcached.remote.backlog); {}"
-          + " and later ones are not delivered there: its pages they concern are served until their ttl and grace"
-          + " run out", name, backlog.limit(), inv.describe());
+    if (memoryFull) {
+      return Outcome.LOST; // logged once, counted each time
     }
+    memoryFull = true;
+    log.warn("pagecache: memcached cluster '{}': this JVM's backlog is full ({} invalidations, memcached.remote.backlog)"
+        + " and this cluster's memcached cannot keep it: {} and later ones are not delivered there; its pages are"
+        + " served until their ttl and grace run out", name, memory.limit(), inv.describe());
     return Outcome.LOST;
   }
 
-  /**
-   * Delivers what waits, oldest first, stopping at the first failure.
-   *
-   * @return true when nothing waits any more
-   */
-  boolean drain() {
-    int count = 0;
-    for (Invalidation inv : backlog.snapshot()) {
-      try {
-        inv.applyTo(store);
-      } catch (StoreException | IllegalStateException e) {
-        failures.incrementAndGet();
-        return false;
-      }
-      backlog.delivered(inv);
-      delivered.incrementAndGet();
-      count++;
+  /** Counts and logs (once per overflow, until the emptying is delivered) what a change of the backlog found. */
+  private void changed(SharedBacklog.Change c, Invalidation cause) {
+    if (!c.indexLost() && c.collapsed() == 0) {
+      return;
     }
-    if (failures.getAndSet(0) > 0 && count > 0) {
-      log.info("pagecache: memcached cluster '{}' reachable again: {} queued invalidations delivered", name, count);
+    overflows.incrementAndGet();
+    lost.addAndGet(c.collapsed());
+    if (c.emptyingAdded() && !overflowing) {
+      overflowing = true;
+      log.warn("pagecache: memcached cluster '{}': {}; it will be emptied (flush_all) when it answers again, so it"
+          + " serves none of the pages they concerned, hard purges and evictions included", name,
+          c.indexLost() ? "the backlog kept for it in this cluster's memcached was lost (evicted, or its nodes lost),"
+              + " with the invalidations it held"
+              : "its backlog overflowed (memcached.remote.backlog) at " + (cause == null ? "an invalidation" : cause.describe()));
     }
-    return backlog.isEmpty();
   }
 
-  /** Failed attempts since the last success. */
-  int failures() {
-    return failures.get();
+  /**
+   * One round of every frontend's reading: the shared backlog read (a lost one found), and what
+   * waits delivered, oldest first, the emptying first.
+   *
+   * @return when to read again, in milliseconds: after a failed delivery, the backoff's pause
+   */
+  long poll(long nowMillis) {
+    List<SharedBacklog.Entry> waiting;
+    try {
+      waiting = shared.read(nowMillis, c -> changed(c, null));
+    } catch (StoreException | IllegalStateException e) {
+      waiting = List.of(); // this cluster's memcached: its own breaker says so; the memory backlog still goes
+    }
+    if (waiting.isEmpty() && memory.isEmpty()) {
+      return Long.MAX_VALUE;
+    }
+    List<Invalidation> done = new ArrayList<>();
+    try {
+      deliver(waiting, done);
+      for (Invalidation inv : memory.snapshot()) {
+        inv.applyTo(store);
+        memory.delivered(inv);
+        delivered.incrementAndGet();
+      }
+      if (failures.getAndSet(0) > 0) {
+        log.info("pagecache: memcached cluster '{}' reachable again: {} waiting invalidations delivered", name,
+            done.size());
+      }
+      return Long.MAX_VALUE;
+    } catch (StoreException | IllegalStateException e) {
+      return backoff.delayMillis(failures.incrementAndGet());
+    } finally {
+      try {
+        shared.remove(done, nowMillis);
+      } catch (StoreException | IllegalStateException e) {
+        // left in the backlog: delivered again later, which does no more than once
+      }
+      delivered.addAndGet(done.size()); // counted once out of the backlog, so the figures agree
+    }
   }
+
+  private void deliver(List<SharedBacklog.Entry> waiting, List<Invalidation> done) {
+    for (SharedBacklog.Entry e : waiting) {
+      if (e.inv().kind() == Invalidation.Kind.EMPTY) {
+        empty(e.inv());
+        waiting.forEach(w -> done.add(w.inv())); // the emptying covers every one queued before it
+        return;
+      }
+    }
+    for (SharedBacklog.Entry e : waiting) {
+      e.inv().applyTo(store);
+      done.add(e.inv());
+    }
+  }
+
+  /** Empties the cluster once per loss: a second delivery finds it emptied at or after this one's time. */
+  private void empty(Invalidation emptying) {
+    Store.Versioned at = store.gets(emptiedKey);
+    if (at != null && Versions.parse(at.value()) >= emptying.version()) {
+      return;
+    }
+    List<String> proxies = store instanceof ClusterStore c ? c.emptyMain() : List.of("(not a memcached cluster)");
+    Versions.atLeast(store, emptiedKey, emptying.version(), 0);
+    overflowing = false;
+    if (proxies.isEmpty()) {
+      log.warn("pagecache: memcached cluster '{}' emptied (flush_all): the invalidations lost for it are covered", name);
+    } else {
+      lost.incrementAndGet();
+      log.warn("pagecache: memcached cluster '{}' could not be emptied: {} are memcached proxies (memcached.proxy);"
+          + " the invalidations lost for it are not delivered, and its pages are served until their ttl and grace"
+          + " run out", name, proxies);
+    }
+  }
+
+
 
   ClusterStatus.Remote status(long nowMillis) {
-    long oldest = backlog.oldestMillis();
-    return new ClusterStatus.Remote(name, store.describe(), backlog.size(), backlog.limit(),
-        oldest == 0 ? 0 : Math.max(0, nowMillis - oldest), delivered.get(), lost.get(), failures.get() == 0);
+    long oldest = oldest(shared.oldestMillis(), memory.oldestMillis());
+    return new ClusterStatus.Remote(name, store.describe(), shared.size() + memory.size(), memory.limit(),
+        oldest == 0 ? 0 : Math.max(0, nowMillis - oldest), oldest, delivered.get(), lost.get(), overflows.get(),
+        failures.get() == 0);
+  }
+
+  private static long oldest(long a, long b) {
+    return a == 0 ? b : b == 0 ? a : Math.min(a, b);
   }
 
   Store store() {

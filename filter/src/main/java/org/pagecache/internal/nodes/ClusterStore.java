@@ -108,6 +108,7 @@ public final class ClusterStore implements Store {
    * back: empty for the cluster itself, set for a build's view ({@link #placedFor}).
    */
   private final Set<Node> keptInGutter;
+  private final int opTimeoutMillis;
 
   private ClusterStore(Settings s, ClusterNodes nodes) {
     this.main = nodes.pools.get(MAIN);
@@ -126,6 +127,7 @@ public final class ClusterStore implements Store {
     this.description = nodes.description;
     this.ownRoundTrips = new LongAdder();
     this.keptInGutter = Set.of();
+    this.opTimeoutMillis = (int) Math.max(1, s.opTimeout().toMillis());
   }
 
   /** The same cluster, keeping the keys of {@code keptInGutter}'s nodes in the gutter. */
@@ -142,6 +144,7 @@ public final class ClusterStore implements Store {
     this.ownRoundTrips = c.ownRoundTrips;
     this.description = c.description;
     this.keptInGutter = keptInGutter;
+    this.opTimeoutMillis = c.opTimeoutMillis;
   }
 
   /** Connects one client per node (each connect waits at most the connect timeout). */
@@ -399,6 +402,29 @@ public final class ClusterStore implements Store {
   public boolean touch(String key, int ttlSeconds) {
     Node node = required(key);
     return node.call(() -> node.store.touch(key, ttlIn(node, ttlSeconds)));
+  }
+
+  // ---- emptying ----
+
+  /**
+   * Empties every node of the main cluster ({@code flush_all}), as a node coming back from an
+   * outage is: what another cluster uses when the invalidations it owed this one were lost
+   * (issue 37). Proxies are left alone (twemproxy refuses {@code flush_all}; what mcrouter would
+   * do depends on its routes).
+   *
+   * @return the nodes not emptied because they are proxies; empty when the whole cluster was emptied
+   * @throws StoreException when a node does not answer (try again later)
+   */
+  public List<String> emptyMain() {
+    List<String> proxies = new ArrayList<>();
+    for (Node n : main.nodes()) {
+      if (n.store.proxy()) {
+        proxies.add(n.name);
+      } else if (!RawCommands.flushAll(n.store.address(), opTimeoutMillis)) {
+        throw new StoreException("memcached " + n.name + " did not answer flush_all");
+      }
+    }
+    return proxies;
   }
 
   // ---- state ----

@@ -1,9 +1,14 @@
 package org.pagecache.internal.nodes;
 
+import java.nio.charset.StandardCharsets;
 import org.pagecache.internal.text.StoredNumbers;
 import org.pagecache.store.Store;
 
-/** Control values are decimal numbers that only grow; this raises one replica of one. */
+/**
+ * Control values lead with a decimal number that only grows (a token, a tag version, or the
+ * version of a backlog kept for another cluster, followed by its entries); this raises one
+ * replica of one.
+ */
 final class ControlValues {
   private static final int MAX_ATTEMPTS = 10;
 
@@ -37,8 +42,25 @@ final class ControlValues {
     return Raise.OVERTAKEN;
   }
 
-  /** A stored number; anything else reads as 0 (the lowest, so it is raised over). */
+  /**
+   * The number a stored value leads with (up to the first space or line end); anything else reads
+   * as 0 (the lowest, so it is raised over).
+   */
   static long parse(byte[] value) {
-    return StoredNumbers.parse(value);
+    if (value == null) {
+      return 0;
+    }
+    String first = new String(value, 0, lineEnd(value), StandardCharsets.US_ASCII).trim(); // incr pads with spaces
+    int space = first.indexOf(' ');
+    return StoredNumbers.parse((space < 0 ? first : first.substring(0, space)).getBytes(StandardCharsets.US_ASCII));
+  }
+
+  private static int lineEnd(byte[] value) {
+    for (int i = 0; i < value.length; i++) {
+      if (value[i] == '\n') {
+        return i;
+      }
+    }
+    return value.length;
   }
 }

@@ -9,7 +9,10 @@ import org.pagecache.store.Namespace;
 enum KeyKind {
   /** Pages and their rebuild locks: short-lived in the gutter while their node is down. */
   GUTTERABLE,
-  /** Update tokens and tag versions: numbers that only grow, kept on every node. */
+  /**
+   * Update tokens, tag versions and the backlogs kept for other clusters: values that lead with a
+   * number that only grows, kept on every node.
+   */
   CONTROL,
   /** Counters and anything else: on their node only; they fail while it is down. */
   NODE_ONLY;
@@ -38,7 +41,7 @@ enum KeyKind {
       }
       return switch (key.charAt(prefix.length())) {
         case 'p', 'l' -> GUTTERABLE;
-        case 't', 'g' -> CONTROL;
+        case 't', 'g', 'b' -> CONTROL;
         default -> NODE_ONLY;
       };
     }

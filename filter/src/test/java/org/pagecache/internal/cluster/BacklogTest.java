@@ -25,7 +25,7 @@ class BacklogTest {
     Backlog b = new Backlog(2);
     b.offer(Invalidation.token("t:a", 1), 1);
     b.offer(Invalidation.token("t:b", 1), 1);
-    assertFalse(b.offer(Invalidation.evict("p:c"), 1));
+    assertFalse(b.offer(Invalidation.evict("p:c", 1), 1));
     assertTrue(b.offer(Invalidation.token("t:a", 2), 1), "a key already queued still merges");
     assertEquals(2, b.size());
   }
