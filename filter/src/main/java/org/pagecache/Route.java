@@ -70,6 +70,14 @@ record Route(Way way, Way ifLost) {
     };
   }
 
+  /**
+   * For {@link Way#REBUILD}: a copy may be served while the page is rebuilt (an early refresh's fresh
+   * page, or a stale copy within its window), so the request that won the lock need not build it.
+   */
+  boolean copyServable() {
+    return ifLost == Way.SERVE_FRESH || ifLost == Way.SERVE_STALE;
+  }
+
   /** A refusal marker (found, or handed on by the build another request waited for): pass or build without the lock. */
   static Route afterRefusal(StoredPage marker) {
     return HitForMiss.passes(marker) ? PASS : MISS_AFTER_REFUSAL;
