@@ -29,7 +29,9 @@ import org.pagecache.store.StoreException;
  *   {@link Route#decide} (pure): what the lookup found, the policy, the time ->
  *     SERVE_FRESH                            X-Cache: HIT
  *     PASS / BUILD_AFTER_REFUSAL             a refusal marker: hit-for-pass / hit-for-miss
- *     REBUILD -> lock won  -> build          X-Cache: MISS
+ *     REBUILD -> lock won  -> a copy servable: the build handed to the background ({@link BackgroundRebuilds}),
+ *                             the copy served as the losers get it (X-Cache: STALE, or HIT for an early refresh);
+ *                             else build      X-Cache: MISS
  *                lost      -> ifLost: serve the hit, serve stale (X-Cache: STALE), wait, build
  *     WAIT    -> {@link Waiting}: with this JVM's requests for the one that builds or watches
  *                memcached -> a page, a refusal, the lock won (build), or build without the lock

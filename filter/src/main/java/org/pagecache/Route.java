@@ -12,7 +12,8 @@ import org.pagecache.internal.store.StoredPage;
  * <pre>
  *   refusal marker in force -> PASS_AFTER_REFUSAL (it passes) or BUILD_AFTER_REFUSAL (hit-for-miss)
  *   FRESH                   -> SERVE_FRESH            X-Cache: HIT
- *   STALE                   -> REBUILD: take the lock and build; when another request holds it (ifLost):
+ *   STALE                   -> REBUILD: take the lock and build (in the background when ifLost serves a copy);
+ *                              when another request holds it (ifLost):
  *                                early refresh          -> SERVE_FRESH (the hit it is)
  *                                stale-while-revalidate -> SERVE_STALE
  *                                past it                -> WAIT (BUILD_WITHOUT_LOCK when waited already)
