@@ -413,4 +413,42 @@ class BackgroundRebuildTest {
       assertTrue(third.body().contains("version 2, views: 3"), third.body());
     }
   }
+
+  /**
+   * RFC 5861 section 3: within stale-while-revalidate the stale response is served and revalidated
+   * in the background, to the request that finds it stale too; past the window a request waits.
+   */
+  @Test
+  void withCacheControlHonorStaleWhileRevalidateServesStaleAndRevalidatesInTheBackground() throws Exception {
+    org.pagecache.testing.MutableClock clock = new org.pagecache.testing.MutableClock();
+    SiteServlets.Handler h = SiteServlets.of((req, res, call) -> {
+      if (call == 2) {
+        hold();
+      }
+      res.setHeader("Cache-Control", "max-age=60, stale-while-revalidate=30");
+      res.setContentType("text/plain");
+      res.getWriter().print("version " + call);
+    });
+    CachedSite site = sites.open().clock(clock).set("policies", "swr: ttl=60s, grace=10m, cache-control=honor")
+        .handler("swr", h, "/swr").start();
+    try (KeepAliveClient client = new KeepAliveClient(site.jetty.port(), host(site), ANSWER_TIMEOUT_MILLIS)) {
+      assertEquals("version 1", client.get("/swr").body());
+      clock.advance(Duration.ofSeconds(70)); // 10 s into the 30 s window
+      started.set(new CountDownLatch(1));
+      gate.set(new CountDownLatch(1));
+      KeepAliveClient.Answer inWindow = client.get("/swr");
+      assertEquals("STALE", inWindow.xCache(), "served stale at once within stale-while-revalidate");
+      assertEquals("version 1", inWindow.body());
+      assertTrue(started.get().await(30, TimeUnit.SECONDS), "and revalidated in the background");
+      gate.get().countDown();
+      Eventually.assertWithin(Duration.ofSeconds(30), "revalidated", () -> site.cache.stats("swr").rebuilds() == 2);
+      assertEquals("version 2", client.get("/swr").body());
+
+      clock.advance(Duration.ofSeconds(60 + 40)); // past the window: nothing stale may be served
+      KeepAliveClient.Answer past = client.get("/swr");
+      assertEquals("MISS", past.xCache(), "past the window the request builds, as for a missing page");
+      assertEquals("version 3", past.body());
+    }
+    assertEquals(1, site.cache.stats("swr").backgroundRebuilds());
+  }
 }
