@@ -72,7 +72,7 @@ final class BackgroundRebuilds implements AutoCloseable {
   private final Edits edits;
   private final Semaphore permits;
   private final int readTimeoutMillis;
-  private final byte[] secret;
+  /** 32 random bytes, hex: made when the cache starts, known to this JVM only. */
   private final String secretHex;
   private final AtomicLong ids = new AtomicLong();
   private final Map<Long, HandOff> inFlight = new ConcurrentHashMap<>();
@@ -92,7 +92,7 @@ final class BackgroundRebuilds implements AutoCloseable {
     this.edits = edits;
     this.permits = new Semaphore(bound);
     this.readTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, lockTtl.toMillis() + 5000);
-    this.secret = new byte[32];
+    byte[] secret = new byte[32];
     new SecureRandom().nextBytes(secret);
     this.secretHex = HexFormat.of().formatHex(secret);
     AtomicInteger n = new AtomicInteger();

@@ -273,7 +273,10 @@ class BackgroundRebuildTest {
   @Test
   void pastTheBoundTheStalePageIsServedAndALaterRequestRebuildsIt() throws Exception {
     SiteServlets.Handler h = heldPage();
-    CachedSite site = sites.open().set("rebuild.background", "1").handler("few", h, "/few/*").start();
+    CachedSite site = sites.open().set("rebuild.background", "1").set("admin.token", "t0ken").handler("few", h, "/few/*")
+        .with(ctx -> org.pagecache.testing.JettyServer.servlet(ctx, "pagecache-admin",
+            new org.pagecache.admin.PageCacheAdminServlet(), "/cache-admin/*"))
+        .start();
     site.get("/few/1");
     site.get("/few/2");
     site.cache.refreshHandler("few");
@@ -295,6 +298,12 @@ class BackgroundRebuildTest {
           () -> site.cache.stats("few").rebuilds() == 4);
       assertEquals("HIT", client.get("/few/2").xCache());
     }
+    String stats = org.pagecache.testing.Http.text(org.pagecache.testing.Http.get(site.uri("/cache-admin/api/stats"),
+        "Authorization", "Bearer t0ken"));
+    assertTrue(stats.contains("\"background\":{\"rebuilds\":2,\"skipped\":1,\"failures\":0}"), stats);
+    String page = org.pagecache.testing.Http.text(org.pagecache.testing.Http.get(site.uri("/cache-admin/"),
+        "Authorization", "Bearer t0ken"));
+    assertTrue(page.contains("Stale pages rebuilt in the background: 2 (1 skipped"), page);
   }
 
   @Test
