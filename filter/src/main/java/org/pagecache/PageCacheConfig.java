@@ -71,7 +71,7 @@ public final class PageCacheConfig {
     d.put("header", "X-Cache");
     d.put("lock.ttl", "10s");
     d.put("lock.wait", "3s");
-    d.put("rebuild.background", "8");
+    d.put("rebuild.background", "32");
     d.put("fragments.timeout", "200ms");
     d.put("uncacheable.ttl", "30s");
     d.put("tag.cache", "1s");
@@ -189,7 +189,7 @@ public final class PageCacheConfig {
     lockTtl = check(errors, () -> expiry("lock.ttl", v), Duration.ofSeconds(10));
     lockWait = check(errors, () -> Durations.parse("lock.wait", v.get("lock.wait")), Duration.ofSeconds(3));
     backgroundRebuilds = check(errors,
-        () -> ParameterValues.wholeNumber("rebuild.background", v.get("rebuild.background"), 0, 256), 8);
+        () -> ParameterValues.wholeNumber("rebuild.background", v.get("rebuild.background"), 0, 256), 32);
     fragmentsTimeout = check(errors, () -> positive("fragments.timeout", v), Duration.ofMillis(200));
     uncacheableTtl = check(errors, () -> expiry("uncacheable.ttl", v), Duration.ofSeconds(30));
     tagCache = check(errors, () -> Durations.parse("tag.cache", v.get("tag.cache")), Duration.ofSeconds(1));

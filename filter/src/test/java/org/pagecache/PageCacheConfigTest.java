@@ -78,7 +78,7 @@ class PageCacheConfigTest {
 
   @Test
   void backgroundRebuildsAreOnByDefaultBoundedAndChecked() {
-    assertEquals(8, config(Map.of(), Map.of(), Map.of()).backgroundRebuilds);
+    assertEquals(32, config(Map.of(), Map.of(), Map.of()).backgroundRebuilds);
     assertEquals(0, config(Map.of("rebuild.background", "0"), Map.of(), Map.of()).backgroundRebuilds, "0 turns them off");
     for (String bad : new String[] {"-1", "257", "lots", ""}) {
       String m = assertThrows(IllegalArgumentException.class,
