@@ -78,6 +78,12 @@ final class BackgroundRebuilds implements AutoCloseable {
   private final Map<Long, HandOff> inFlight = new ConcurrentHashMap<>();
   /** Builds whose request's answer never came (a timeout, the server stopping): their leases, until given back. */
   private final Set<HandOff> unanswered = ConcurrentHashMap.newKeySet();
+  /**
+   * Pages whose background build was refused (it turned out personal: it made a session, read a
+   * cookie...): their next visitor builds them in the foreground, with what that visitor carries,
+   * instead of a background request that would be refused the same way.
+   */
+  private final Set<String> refused = ConcurrentHashMap.newKeySet();
   /** Handlers whose background requests got another key than their visitors' (a TLS connector): foreground only. */
   private final Set<String> foregroundOnly = ConcurrentHashMap.newKeySet();
   private final ExecutorService threads;
@@ -112,7 +118,7 @@ final class BackgroundRebuilds implements AutoCloseable {
   boolean takeOver(PageRequest p, Found found, Lease lease) {
     HttpServletRequest req = p.req();
     if (bound == 0 || closed || p.notes().background || p.notes().visitor != null
-        || edits.condemned(p.handler(), found.page())
+        || edits.condemned(p.handler(), found.page()) || !refused.isEmpty() && refused.remove(found.key())
         || foregroundOnly.contains(p.handler()) || keyedCookie(p.parts()) || req.getLocalPort() <= 0
         || req.getLocalAddr() == null || "https".equalsIgnoreCase(req.getScheme()) && !siteHeaders(req)) {
       return false;
@@ -275,7 +281,14 @@ final class BackgroundRebuilds implements AutoCloseable {
       OutputStream out = s.getOutputStream();
       out.write(request);
       out.flush();
-      failed = failedAnswer(new BufferedInputStream(s.getInputStream()));
+      Answer answer = answer(new BufferedInputStream(s.getInputStream()));
+      failed = answer == Answer.FAILED;
+      if (answer == Answer.REFUSED) {
+        if (refused.size() >= 10_000) {
+          refused.clear();
+        }
+        refused.add(h.lease.pageKey());
+      }
     } catch (IOException | RuntimeException e) {
       if (!closed) {
         log.warn("pagecache: background rebuild of a {} page did not get through ({}); the stale copy stays",
@@ -297,24 +310,29 @@ final class BackgroundRebuilds implements AutoCloseable {
     }
   }
 
+  /** What a background build came to, as its answer says. */
+  private enum Answer { DONE, FAILED, REFUSED }
+
   /**
    * Reads the answer to its end: a failure when it is a 5xx or the stale copy standing in for one
-   * ({@code Cache-Status: ...; detail=stale-if-error}).
+   * ({@code Cache-Status: ...; detail=stale-if-error}), refused when the build was not stored
+   * ({@code fwd=bypass}: it turned out personal).
    */
-  private static boolean failedAnswer(InputStream in) throws IOException {
+  private static Answer answer(InputStream in) throws IOException {
     String status = line(in);
     String[] parts = status.split(" ", 3);
     if (parts.length < 2) {
       throw new IOException("no status line");
     }
-    boolean failed = Integer.parseInt(parts[1]) >= 500;
+    Answer answer = Integer.parseInt(parts[1]) >= 500 ? Answer.FAILED : Answer.DONE;
     for (String header = line(in); !header.isEmpty(); header = line(in)) {
-      if (header.regionMatches(true, 0, "Cache-Status:", 0, 13) && header.contains("stale-if-error")) {
-        failed = true;
+      if (header.regionMatches(true, 0, "Cache-Status:", 0, 13)) {
+        answer = header.contains("stale-if-error") || answer == Answer.FAILED ? Answer.FAILED
+            : header.contains("fwd=bypass") ? Answer.REFUSED : answer;
       }
     }
     in.transferTo(OutputStream.nullOutputStream()); // Connection: close
-    return failed;
+    return answer;
   }
 
   private static String line(InputStream in) throws IOException {

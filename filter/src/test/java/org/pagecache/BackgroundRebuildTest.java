@@ -460,4 +460,32 @@ class BackgroundRebuildTest {
     }
     assertEquals(1, site.cache.stats("swr").backgroundRebuilds());
   }
+
+  /** A background build that turns out personal is not stored, as a visitor's is not; its page's next visitor builds it. */
+  @Test
+  void aBackgroundBuildThatTurnsOutPersonalIsNotStoredAndTheNextVisitorBuildsThePage() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean personal = new java.util.concurrent.atomic.AtomicBoolean();
+    SiteServlets.Handler h = SiteServlets.of((req, res, call) -> {
+      String who = personal.get() ? "session " + req.getSession(true).getId() : "everyone";
+      res.setContentType("text/plain");
+      res.getWriter().print("version " + call + " for " + who);
+    });
+    CachedSite site = sites.open().handler("mine", h, "/mine").start();
+    try (KeepAliveClient client = new KeepAliveClient(site.jetty.port(), host(site), ANSWER_TIMEOUT_MILLIS)) {
+      client.get("/mine");
+      site.cache.refreshHandler("mine");
+      personal.set(true); // the rebuild creates a session: the container's Set-Cookie makes it personal
+      KeepAliveClient.Answer stale = client.get("/mine");
+      assertEquals("STALE", stale.xCache());
+      assertNull(stale.headers().get("set-cookie"), "the visitor gets no one's cookie");
+      Eventually.assertWithin(Duration.ofSeconds(30), "the background build ran",
+          () -> h.calls.get() == 2 && site.cache.engine.background.inFlight() == 0);
+      assertEquals(1, site.cache.stats("mine").rebuilds(), "its page was not stored");
+      personal.set(false);
+      KeepAliveClient.Answer next = client.get("/mine");
+      assertEquals("MISS", next.xCache(), "the next visitor builds it, in the foreground");
+      assertEquals("version 3 for everyone", next.body());
+      assertEquals("HIT", client.get("/mine").xCache());
+    }
+  }
 }
