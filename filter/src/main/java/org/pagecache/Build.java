@@ -234,7 +234,9 @@ final class Build implements AsyncCapture {
         // Too large or async: it will be the same next time, so say so before anyone waits on the lock.
         Outcome.HandOn marker = d.rememberRefusal() ? tools.writer().rememberRefusal(p, found, d.reason(), start, placement()) : null;
         p.stats().bypass(d.reason());
-        tools.live().count(LiveCounts.declared(p.req()));
+        if (!p.notes().background) { // a background rebuild's answer is nobody's view
+          tools.live().count(LiveCounts.declared(p.req()));
+        }
         return new Outcome.Sent(marker);
       }
       case STALE_IF_ERROR -> {

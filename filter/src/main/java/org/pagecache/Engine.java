@@ -74,6 +74,10 @@ final class Engine {
   volatile Function<HttpServletRequest, ? extends Collection<String>> personalValues;
   /** The other memcached clusters: invalidations broadcast, misses copied while warming (memcached.remote). */
   final Clusters clusters;
+  /** Invalidations made by writes through the application in this JVM: their pages are rebuilt in the foreground. */
+  final BackgroundRebuilds.Edits edits = new BackgroundRebuilds.Edits();
+  /** Stale pages rebuilt off the visitors' requests ({@code rebuild.background}). */
+  final BackgroundRebuilds background;
   /** How visitors are told apart for the online count; null when {@code online=off}. */
   final VisitorId visitors;
 
@@ -130,6 +134,7 @@ final class Engine {
       case "on" -> VisitorId.sessionOrAddress();
       default -> VisitorId.withCookie(config.online.substring("cookie:".length()));
     };
+    this.background = new BackgroundRebuilds(config.backgroundRebuilds, config.lockTtl, edits);
     this.cacheHeader = config.header;
     this.maxEntrySize = config.maxEntrySize;
     this.lockWait = config.lockWait;
@@ -155,6 +160,7 @@ final class Engine {
 
   /** Stops what the engine started: the lock's renewals, the counters, the site totals, the clusters, the store. */
   void close() {
+    background.close(); // gives back the leases of rebuilds in flight while the store is still there
     lock.close();
     counters.close();
     site.close();

@@ -1,8 +1,10 @@
 package org.pagecache;
 
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.pagecache.internal.freshness.RebuildLock;
 import org.pagecache.internal.stats.Event;
+import org.pagecache.internal.stats.HandlerRecorder;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
 
@@ -15,6 +17,8 @@ final class Lease {
   private final RebuildLock lock;
   private final RebuildLock.Lease held;
   private final Map<String, byte[]> readAfter;
+  /** Given back once, whoever gives it back first: its build, or a background rebuild's end or shutdown. */
+  private final AtomicBoolean given = new AtomicBoolean();
 
   private Lease(RebuildLock lock, RebuildLock.Lease held, Map<String, byte[]> readAfter) {
     this.lock = lock;
@@ -61,11 +65,40 @@ final class Lease {
   }
 
   void giveBack(PageRequest p) {
+    giveBack(p.stats());
+  }
+
+  /** Gives the lock back without a trace event (a rebuild that was never started). */
+  void giveBack() {
+    if (given.compareAndSet(false, true)) {
+      try {
+        lock.release(held);
+      } catch (StoreException e) {
+        // the lock expires by itself: its lease is no longer renewed
+      }
+    }
+  }
+
+  /** Gives the lock back, once: later calls do nothing. */
+  void giveBack(HandlerRecorder stats) {
+    if (!given.compareAndSet(false, true)) {
+      return;
+    }
     try {
       lock.release(held);
-      p.stats().record(Event.UNLOCK);
+      stats.record(Event.UNLOCK);
     } catch (StoreException e) {
-      p.stats().record(Event.ERROR); // the lock expires by itself: its lease is no longer renewed
+      stats.record(Event.ERROR); // the lock expires by itself: its lease is no longer renewed
     }
+  }
+
+  /** True once the lock has been given back. */
+  boolean given() {
+    return given.get();
+  }
+
+  /** The page key this lease's lock belongs to. */
+  String pageKey() {
+    return held.pageKey();
   }
 }

@@ -120,7 +120,9 @@ public final class PageCache implements AutoCloseable {
 
   /** As {@link #refreshHandler(String)}, recording who asked (shown on the admin page). */
   public Refresh refreshHandler(String handler, String by) {
-    return invalidations.refresh(handler, by, knowsHandler(handler));
+    Refresh refresh = invalidations.refresh(handler, by, knowsHandler(handler));
+    engine.edits.refreshed(refresh); // made by a write through the application: rebuilt in the foreground here
+    return refresh;
   }
 
   /**
@@ -146,7 +148,9 @@ public final class PageCache implements AutoCloseable {
    */
   public TagInvalidation invalidateTag(String tag) {
     Names.checkTag(tag);
-    return invalidations.tag(tag);
+    TagInvalidation invalidation = invalidations.tag(tag);
+    engine.edits.invalidated(invalidation);
+    return invalidation;
   }
 
   /**
@@ -157,7 +161,9 @@ public final class PageCache implements AutoCloseable {
    */
   public List<TagInvalidation> invalidateTags(Collection<String> tags) {
     Names.checkTags(tags);
-    return new LinkedHashSet<>(tags).stream().map(invalidations::tag).toList();
+    List<TagInvalidation> done = new LinkedHashSet<>(tags).stream().map(invalidations::tag).toList();
+    done.forEach(engine.edits::invalidated);
+    return done;
   }
 
   /**

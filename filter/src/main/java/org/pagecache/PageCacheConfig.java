@@ -72,6 +72,7 @@ public final class PageCacheConfig {
     d.put("header", "X-Cache");
     d.put("lock.ttl", "10s");
     d.put("lock.wait", "3s");
+    d.put("rebuild.background", "32");
     d.put("fragments.timeout", "200ms");
     d.put("uncacheable.ttl", "30s");
     d.put("tag.cache", "1s");
@@ -115,6 +116,8 @@ public final class PageCacheConfig {
   final String header;
   final Duration lockTtl;
   final Duration lockWait;
+  /** {@code rebuild.background}: stale pages rebuilt at once off the visitors' requests, per JVM; 0 turns it off. */
+  final int backgroundRebuilds;
   /** The longest a fragment renderer may take before its part is left empty ({@code fragments.timeout}). */
   final Duration fragmentsTimeout;
   final Duration uncacheableTtl;
@@ -188,6 +191,8 @@ public final class PageCacheConfig {
     header = check(errors, () -> headerName(v.get("header")), "X-Cache");
     lockTtl = check(errors, () -> expiry("lock.ttl", v), Duration.ofSeconds(10));
     lockWait = check(errors, () -> Durations.parse("lock.wait", v.get("lock.wait")), Duration.ofSeconds(3));
+    backgroundRebuilds = check(errors,
+        () -> ParameterValues.wholeNumber("rebuild.background", v.get("rebuild.background"), 0, 256), 32);
     fragmentsTimeout = check(errors, () -> positive("fragments.timeout", v), Duration.ofMillis(200));
     uncacheableTtl = check(errors, () -> expiry("uncacheable.ttl", v), Duration.ofSeconds(30));
     tagCache = check(errors, () -> Durations.parse("tag.cache", v.get("tag.cache")), Duration.ofSeconds(1));

@@ -119,7 +119,8 @@ public class PageCacheFilter implements Filter {
       throws IOException, ServletException {
     if (request instanceof HttpServletRequest req && response instanceof HttpServletResponse res
         && request.getDispatcherType() == DispatcherType.ASYNC) {
-      flow.asyncDispatch(req, toClient(res), chain);
+      flow.asyncDispatch(req.getHeader(BackgroundRebuilds.HEADER) == null ? req : BackgroundRebuilds.withoutHeader(req),
+          toClient(res), chain);
       return;
     }
     if (!(request instanceof HttpServletRequest req) || !(response instanceof HttpServletResponse res)
@@ -128,6 +129,19 @@ public class PageCacheFilter implements Filter {
       return;
     }
     request.setAttribute(FILTERED, Boolean.TRUE);
+    if (req.getHeader(BackgroundRebuilds.HEADER) != null) {
+      // This JVM's own request for a stale page's rebuild, if its secret is right; never seen past the filter.
+      BackgroundRebuilds.HandOff handOff = cache.engine.background.claim(req.getHeader(BackgroundRebuilds.HEADER));
+      HttpServletRequest hidden = BackgroundRebuilds.withoutHeader(req);
+      if (handOff != null) {
+        flow.rebuild(hidden, toClient(res), chain, handOff);
+      } else if (tracer == PageTracer.NONE) {
+        flow.handle(hidden, toClient(res), chain, PageTrace.NONE);
+      } else {
+        traced(hidden, toClient(res), chain);
+      }
+      return;
+    }
     if (tracer == PageTracer.NONE) {
       flow.handle(req, toClient(res), chain, PageTrace.NONE);
       return;

@@ -30,7 +30,9 @@ import org.pagecache.store.StoreException;
  *   {@link Route#decide} (pure): what the lookup found, the policy, the time ->
  *     SERVE_FRESH                            X-Cache: HIT
  *     PASS / BUILD_AFTER_REFUSAL             a refusal marker: hit-for-pass / hit-for-miss
- *     REBUILD -> lock won  -> build          X-Cache: MISS
+ *     REBUILD -> lock won  -> a copy servable: the build handed to the background ({@link BackgroundRebuilds}),
+ *                             the copy served as the losers get it (X-Cache: STALE, or HIT for an early refresh);
+ *                             else build      X-Cache: MISS
  *                lost      -> ifLost: serve the hit, serve stale (X-Cache: STALE), wait, build
  *     WAIT    -> {@link Waiting}: with this JVM's requests for the one that builds or watches
  *                memcached -> a page, a refusal, the lock won (build), or build without the lock
@@ -62,7 +64,7 @@ final class PageFlow {
    */
   PageFlow(Engine engine, Consumer<String> evict, BiConsumer<String, String> refresh) {
     this.engine = engine;
-    this.writes = new Writes(engine.policies, evict, refresh);
+    this.writes = new Writes(engine.policies, evict, refresh, engine.edits);
     this.lookup = new Lookup(engine.clock, engine.keys, engine.tokens, engine.tags, engine.store, engine.codec,
         engine.near, engine.waiting, engine.lockWait);
     this.responder = new Responder(engine.live, engine.near, engine.clock, engine.cacheHeader, engine.maxEntrySize);
@@ -78,13 +80,28 @@ final class PageFlow {
   /** @param trace the request's trace ({@link PageTrace#NONE} when nothing observes requests) */
   void handle(HttpServletRequest req, HttpServletResponse res, FilterChain chain, PageTrace trace)
       throws IOException, ServletException {
+    handle(req, res, chain, trace, null);
+  }
+
+  /**
+   * A background rebuild's request ({@link BackgroundRebuilds}): routed as a visitor's, but its build
+   * runs under the lease it was handed instead of taking the lock; the lease is given back at its end
+   * if no build took it.
+   */
+  void rebuild(HttpServletRequest req, HttpServletResponse res, FilterChain chain, BackgroundRebuilds.HandOff handOff)
+      throws IOException, ServletException {
+    handle(req, res, chain, PageTrace.NONE, handOff);
+  }
+
+  private void handle(HttpServletRequest req, HttpServletResponse res, FilterChain chain, PageTrace trace,
+      BackgroundRebuilds.HandOff handOff) throws IOException, ServletException {
     String method = req.getMethod();
     if (!"GET".equals(method) && !"HEAD".equals(method)) {
       writes.run(req, res, chain);
       return;
     }
     req = RequestBody.watchable(req); // HTTP/2: its input may be looked at for a body
-    if (engine.visitors != null) {
+    if (engine.visitors != null && handOff == null) { // a background rebuild's request is nobody's visit
       engine.counters.visit(engine.visitors.of(req)); // never throws; deduplicated per window in this JVM
     }
     String handler = engine.policies.handlerFor(req);
@@ -108,23 +125,31 @@ final class PageFlow {
     }
     PageRequest p = new PageRequest(req, res, chain, handler, policy, stats, parts, trace);
     p.notes().visitor = skip == null ? visitor : null; // served as their group's
+    p.notes().background = handOff != null;
     trace.handler(handler);
     try {
       Outcome outcome = skip != null ? new Outcome.Pass(skip)
           : parts.bypass() != null ? new Outcome.Pass(parts.bypass())
-          : route(p);
+          : route(p, handOff);
       answer(p, outcome);
     } finally {
       p.notes().leaveWaitingList(); // after the answer: a leader's followers got its page, or find their own way
+      if (handOff != null) {
+        handOff.end(); // a lease no build took (rebuilt, purged or another key meanwhile) goes back now
+      }
     }
   }
 
   /**
    * The route of a request the cache may answer, in one place: its lookup, the decision ({@link
    * Route}, pure), and the part that carries it out; the request's event recorded once, where the
-   * route settles it.
+   * route settles it. The request that wins the lock of a page whose copy may still be served hands
+   * the rebuild to the background ({@link BackgroundRebuilds}) and is served like those that lost it.
+   *
+   * @param handOff for a background rebuild's request, the lease its visitor won: its build takes it
+   *                instead of the lock; null for a visitor's request
    */
-  private Outcome route(PageRequest p) {
+  private Outcome route(PageRequest p, BackgroundRebuilds.HandOff handOff) {
     Found found;
     try (PageTrace.Scope step = p.trace().step(PageTrace.Step.LOOKUP)) {
       found = lookup.find(p, true);
@@ -137,9 +162,11 @@ final class PageFlow {
         engine.clock.millis());
     Route.Way way = route.way();
     Lease lease = null;
-    if (way == Route.Way.REBUILD) {
-      lease = Lease.tryTake(engine.lock, p, found);
-      way = lease != null ? way : route.ifLost();
+    if (way == Route.Way.REBUILD) { // a background rebuild's request builds under the lease its visitor won
+      lease = handOff == null ? Lease.tryTake(engine.lock, p, found) : handOff.lease(found);
+      // The lock won with a copy to serve: the visitor gets it at once, the page is rebuilt in the background.
+      way = lease == null ? route.ifLost()
+          : route.copyServable() && engine.background.takeOver(p, found, lease) ? route.ifLost() : way;
     }
     Found target = found;
     StoredPage stale = null;
@@ -159,7 +186,9 @@ final class PageFlow {
         return new Outcome.Pass(page.uncacheableReason());
       }
       case REBUILD -> { // the lock won: build, with the stale copy to fall back on
-        p.stats().record(Event.MISS);
+        if (handOff == null) {
+          p.stats().record(Event.MISS); // a visitor's; a background rebuild is counted as one
+        }
         stale = page;
       }
       case BUILD_AFTER_REFUSAL, BUILD_WITHOUT_LOCK -> p.stats().record(Event.MISS); // no lock: nobody queues

@@ -28,6 +28,11 @@ record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain 
     return "HEAD".equals(req.getMethod());
   }
 
+  /** Nobody views what this request is sent: a HEAD, or a background rebuild's request (its answer is dropped). */
+  boolean viewsNothing() {
+    return isHead() || notes.background;
+  }
+
   /**
    * What the steps of one request learn for the later ones. Used by one thread at a time (an async
    * build's end comes after the request's own thread has left it).
@@ -48,6 +53,8 @@ record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain 
     SignedInVisitors.Visitor visitor;
     /** This request's place in the JVM's waiting list, closed once its answer is sent; null when it never joined. */
     WaitingList.Ticket ticket;
+    /** A background rebuild's request ({@code BackgroundRebuilds}), not a visitor's: it never hands its build on, counts no view. */
+    boolean background;
     /** The page this request built and the identity body it was made from: served without inflating it again. */
     StoredPage built;
     byte[] builtIdentity;

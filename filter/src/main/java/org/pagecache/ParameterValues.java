@@ -40,6 +40,18 @@ final class ParameterValues {
     throw new IllegalArgumentException(param + ": '" + value + "' is not a whole number from 1 to " + max);
   }
 
+  static int wholeNumber(String param, String value, int min, int max) {
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the message below
+    }
+    throw new IllegalArgumentException(param + ": '" + value + "' is not a whole number from " + min + " to " + max);
+  }
+
   static boolean bool(String param, String value) {
     return switch (value.trim().toLowerCase(Locale.ROOT)) {
       case "true", "on", "yes", "allow", "honor", "honour" -> true;

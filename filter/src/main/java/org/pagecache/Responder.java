@@ -48,9 +48,9 @@ final class Responder {
 
   /** Serves a stored page, counting its views and filling its counters in: live even on a hit. */
   void serve(PageRequest p, StoredPage page, CacheStatus status) throws IOException {
-    Map<String, Long> counts = p.isHead() || page.viewKeys().isEmpty() ? Map.of() : live.count(page.viewKeys());
+    Map<String, Long> counts = p.viewsNothing() || page.viewKeys().isEmpty() ? Map.of() : live.count(page.viewKeys());
     PageSender.send(p.req(), p.res(), page, clock.millis(), label(status),
-        page.placeholders() ? fill(p, page, counts, status) : null, identity(p, page),
+        page.placeholders() && !p.notes().background ? fill(p, page, counts, status) : null, identity(p, page),
         maxEntrySize * 8);
   }
 
@@ -79,7 +79,7 @@ final class Responder {
   /** Sends a response that was captured but not stored, with its counters live too. */
   void replay(PageRequest p, CapturedResponse c, CacheStatus status) throws IOException {
     List<String> declared = LiveCounts.declared(p.req());
-    Map<String, Long> counts = p.isHead() || declared.isEmpty() ? Map.of() : live.count(declared);
+    Map<String, Long> counts = p.viewsNothing() || declared.isEmpty() ? Map.of() : live.count(declared);
     List<String> type = c.headerValues("Content-Type");
     CapturedResponse out = Placeholders.contains(c.body())
         ? c.withBody(live.render(p.req(), p.stats(), c.body(), type.isEmpty() ? null : type.get(0), counts,

@@ -12,7 +12,8 @@ import org.pagecache.internal.store.StoredPage;
  * <pre>
  *   refusal marker in force -> PASS_AFTER_REFUSAL (it passes) or BUILD_AFTER_REFUSAL (hit-for-miss)
  *   FRESH                   -> SERVE_FRESH            X-Cache: HIT
- *   STALE                   -> REBUILD: take the lock and build; when another request holds it (ifLost):
+ *   STALE                   -> REBUILD: take the lock and build (in the background when ifLost serves a copy);
+ *                              when another request holds it (ifLost):
  *                                early refresh          -> SERVE_FRESH (the hit it is)
  *                                stale-while-revalidate -> SERVE_STALE
  *                                past it                -> WAIT (BUILD_WITHOUT_LOCK when waited already)
@@ -68,6 +69,14 @@ record Route(Way way, Way ifLost) {
           : waitedInJvm ? Way.BUILD_WITHOUT_LOCK : Way.WAIT);
       case ABSENT -> waitedInJvm ? BUILD_WITHOUT_LOCK : WAIT;
     };
+  }
+
+  /**
+   * For {@link Way#REBUILD}: a copy may be served while the page is rebuilt (an early refresh's fresh
+   * page, or a stale copy within its window), so the request that won the lock need not build it.
+   */
+  boolean copyServable() {
+    return ifLost == Way.SERVE_FRESH || ifLost == Way.SERVE_STALE;
   }
 
   /** A refusal marker (found, or handed on by the build another request waited for): pass or build without the lock. */

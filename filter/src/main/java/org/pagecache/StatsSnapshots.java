@@ -27,6 +27,7 @@ final class StatsSnapshots {
         h.bypasses(), h.storeErrors(), h.builds(), h.buildNanos(), h.rebuiltSinceRefresh(),
         h.lastRefreshMillis(), h.lastRefreshBy(), h.lastToken(), h.trace(), h.bypassesByReason(), cookies,
         h.unkeyedHeaders(), h.sessionBypasses(), h.keyedParameters(), h.signedInRequests(), h.signedInHits(),
-        h.fragments(), h.fragmentNanos(), h.fragmentFailures());
+        h.fragments(), h.fragmentNanos(), h.fragmentFailures(), h.backgroundRebuilds(), h.backgroundSkipped(),
+        h.backgroundFailures());
   }
 }

@@ -32,8 +32,12 @@ final class Writes {
   private final Policies policies;
   private final Consumer<String> evict;
   private final BiConsumer<String, String> refresh;
+  /** What the write invalidates on its thread is an edit: its pages are rebuilt in the foreground ({@link BackgroundRebuilds.Edits}). */
+  private final BackgroundRebuilds.Edits edits;
 
-  Writes(Policies policies, Consumer<String> evict, BiConsumer<String, String> refresh) {
+  Writes(Policies policies, Consumer<String> evict, BiConsumer<String, String> refresh,
+      BackgroundRebuilds.Edits edits) {
+    this.edits = edits;
     this.policies = policies;
     this.evict = evict;
     this.refresh = refresh;
@@ -44,7 +48,7 @@ final class Writes {
     boolean evicts = policy.invalidateOnWrite();
     List<String> refreshes = policies.refreshedByWriteTo(Policies.pathInContext(req));
     if (!evicts && refreshes.isEmpty()) {
-      chain.doFilter(req, new TagsHeaderHidden(res));
+      edits.during(req, () -> chain.doFilter(req, new TagsHeaderHidden(res)));
       return;
     }
     ResponseStartWatch watched = new ResponseStartWatch(res, (status, location, contentLocation) -> {
@@ -57,8 +61,10 @@ final class Writes {
       }
       refreshAll(req, refreshes);
     });
-    chain.doFilter(req, watched);
-    watched.finish();
+    edits.during(req, () -> {
+      chain.doFilter(req, watched);
+      watched.finish();
+    });
   }
 
   private void evictTargets(HttpServletRequest req, int status, String location, String contentLocation) {

@@ -70,6 +70,8 @@ final class AdminSite implements AutoCloseable {
     AdminSite start() {
       CachedSite site = new CachedSite(servers)
           .set("admin.token", token)
+          // a refreshed page is rebuilt by its next request, which the tests read (BackgroundRebuildTest: the default)
+          .set("rebuild.background", "0")
           .set("policies", "article: ttl=5m, grace=10m, paths=/article/*; home: ttl=1m")
           .handler("article", SiteServlets.of((req, res, call) -> {
             PageCache.tag(req, "article:" + req.getPathInfo().substring(1));

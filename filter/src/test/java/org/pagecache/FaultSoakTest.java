@@ -39,8 +39,10 @@ class FaultSoakTest {
   void underMixedFaultsNoReadBreaksTheDocumentedBound() throws Exception {
     int seconds = Integer.getInteger("soak.seconds", 30);
     long seed = Long.getLong("soak.seed", 45); // its first 30 s: a node killed, a node hung twice, a frontend killed
+    // The checker knows a page is being rebuilt from the MISS read that rebuilds it: a background rebuild has
+    // no such read, so the frontends rebuild in the foreground here (rebuild.background=0; docs/failures.md).
     Soak.Report r = Soak.run(new Soak.Settings(Duration.ofSeconds(seconds), seed, true, 2, 100, 4,
-        Duration.ofSeconds(2), Map.of(), BOUND), main(), memcached.node(3), dir, System.out);
+        Duration.ofSeconds(2), Map.of("rebuild.background", "0"), BOUND), main(), memcached.node(3), dir, System.out);
     assertTrue(r.verdict().reads() > 0 && !r.faults().isEmpty(), r.summary());
     assertEquals(List.of(), r.verdict().violations(), r.summary());
     assertEquals(0, r.verdict().refused(), "refreshes refused: " + r.summary());

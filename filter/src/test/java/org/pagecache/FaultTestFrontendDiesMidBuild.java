@@ -54,7 +54,8 @@ class FaultTestFrontendDiesMidBuild {
   private Map<String, String> settings(String namespace) {
     // lock.ttl far longer than the test: only the fix frees the page in time.
     return Map.of("memcached.servers", memcached.servers(), "namespace", namespace, "near.trust", "0s",
-        "lock.ttl", "60s", "lock.wait", "3s", "memcached.op.timeout", "2s");
+        "lock.ttl", "60s", "lock.wait", "3s", "memcached.op.timeout", "2s",
+        "rebuild.background", "0"); // the builder is the request itself, so the test can hold it in the child
   }
 
   /** The child frontend, serving; its handler's builds block while the file {@code hold} exists. */

@@ -50,7 +50,7 @@ class FaultTestNodeReturnsMidBuild {
     String main = memcached.node(0).address() + "," + memcached.node(1).address() + "," + memcached.node(2).address();
     CachedSite site = sites.on(main).set("memcached.gutter", memcached.node(GUTTER).address())
         .set("near.trust", "0s").set("retry.interval", "100ms").set("gutter.ttl", "60s")
-        .set("lock.wait", "20s").set("lock.ttl", "30s")
+        .set("lock.wait", "20s").set("lock.ttl", "30s").set("rebuild.background", "0") // the visitor builds, as it is held
         .handler("page", page, "/page/*").handler("other", SiteServlets.page(), "/other/*").start();
     ClusterStore cluster = site.cache.engine.store.cluster();
     // Pages of the node, and pages of another handler there to probe it with.

@@ -103,6 +103,17 @@ class PageCacheConfigTest {
   }
 
   @Test
+  void backgroundRebuildsAreOnByDefaultBoundedAndChecked() {
+    assertEquals(32, config(Map.of(), Map.of(), Map.of()).backgroundRebuilds);
+    assertEquals(0, config(Map.of("rebuild.background", "0"), Map.of(), Map.of()).backgroundRebuilds, "0 turns them off");
+    for (String bad : new String[] {"-1", "257", "lots", ""}) {
+      String m = assertThrows(IllegalArgumentException.class,
+          () -> config(Map.of("rebuild.background", bad), Map.of(), Map.of())).getMessage();
+      assertTrue(m.contains("rebuild.background: '" + bad + "' is not a whole number from 0 to 256"), m);
+    }
+  }
+
+  @Test
   void memcachedProxyIsAutoOnOrOffAndOnNeedsTheTextProtocol() {
     assertEquals(org.pagecache.internal.nodes.ClusterStore.ProxyMode.AUTO, config(Map.of(), Map.of(), Map.of()).proxy);
     assertEquals(org.pagecache.internal.nodes.ClusterStore.ProxyMode.ON,

@@ -137,6 +137,12 @@ final class AdminPage {
    * aside ({@code origin-cache-headers=ignore}, docs/safety.md).
    */
   private void policyNotes(Snapshot.HandlerRow h) {
+    if (h.backgroundRebuilds() + h.backgroundSkipped() + h.backgroundFailures() > 0) {
+      out.append("<p class=\"note\" data-note=\"background\">Stale pages rebuilt in the background: ")
+          .append(Display.count(h.backgroundRebuilds())).append(" (").append(Display.count(h.backgroundSkipped()))
+          .append(" skipped, all builds under way; ").append(Display.count(h.backgroundFailures()))
+          .append(" failed).</p>");
+    }
     if (!h.unkeyedHeaders().isEmpty()) {
       out.append("<p class=\"note warn\" data-note=\"unkeyed-headers\">Its pages read ");
       int i = 0;

@@ -103,7 +103,7 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses, Map<String, Long> keyedParameters,
       long signedInRequests, long signedInHits, double signedInHitRatio, double anonymousHitRatio,
       long fragments, long fragmentNanos, long fragmentFailures, boolean originHeadersIgnored, List<String> vary,
-      List<String> harmless) {
+      List<String> harmless, long backgroundRebuilds, long backgroundSkipped, long backgroundFailures) {
 
     static HandlerRow of(HandlerStats s, String policy, boolean enabled, long storedToken, boolean originHeadersIgnored,
         List<String> vary, List<String> harmless) {
@@ -114,7 +114,8 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
           s.lastRefreshBy(), s.lastToken(), s.rebuiltSinceRefresh(), s.trace(), enabled, storedToken,
           s.bypassesByReason(), cookies, s.unkeyedHeaders(), s.sessionBypasses(), s.keyedParameters(),
           s.signedInRequests(), s.signedInHits(), s.signedInHitRatio(), s.anonymousHitRatio(), s.fragments(),
-          s.fragmentNanos(), s.fragmentFailures(), originHeadersIgnored, List.copyOf(vary), List.copyOf(harmless));
+          s.fragmentNanos(), s.fragmentFailures(), originHeadersIgnored, List.copyOf(vary), List.copyOf(harmless),
+          s.backgroundRebuilds(), s.backgroundSkipped(), s.backgroundFailures());
     }
 
     /**

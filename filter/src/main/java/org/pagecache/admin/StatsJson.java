@@ -81,6 +81,11 @@ final class StatsJson {
         .field("hitRatio", h.signedInRequests() > 0 ? h.signedInHitRatio() : null)
         .field("anonymousHitRatio", h.counted() ? h.anonymousHitRatio() : null)
         .endObject();
+    j.name("background").beginObject()
+        .field("rebuilds", h.backgroundRebuilds())
+        .field("skipped", h.backgroundSkipped())
+        .field("failures", h.backgroundFailures())
+        .endObject();
     j.name("fragments").beginObject()
         .field("filled", h.fragments())
         .field("renderMillis", h.fragmentNanos() / 1_000_000)

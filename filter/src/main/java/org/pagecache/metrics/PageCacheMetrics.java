@@ -134,6 +134,12 @@ public final class PageCacheMetrics implements MeterBinder {
         "memcached calls that failed or timed out; the request went on without the cache");
     counter(registry, "pagecache.lock.waits", handler, tags, HandlerStats::lockWaits,
         "Requests that waited for another request to build the same page");
+    counter(registry, "pagecache.rebuild.background", handler, tags, HandlerStats::backgroundRebuilds,
+        "Stale pages rebuilt off the visitor's request, the visitor served the stale copy at once");
+    counter(registry, "pagecache.rebuild.background.skipped", handler, tags, HandlerStats::backgroundSkipped,
+        "Stale pages served without a rebuild: rebuild.background builds were all under way");
+    counter(registry, "pagecache.rebuild.background.failures", handler, tags, HandlerStats::backgroundFailures,
+        "Background rebuilds that failed: the stale copy stays");
     FunctionTimer.builder("pagecache.rebuild", cache, c -> c.stats(handler).builds(),
             c -> c.stats(handler).buildNanos(), TimeUnit.NANOSECONDS)
         .tags(tags)

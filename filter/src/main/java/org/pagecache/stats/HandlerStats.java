@@ -39,13 +39,20 @@ import java.util.TreeMap;
  * @param fragmentFailures fragments that gave an empty part (a renderer threw, was too slow or unknown)
  * @param keyedParameters per ignored query parameter (a tracking parameter) the handler's builds
  *     read, which is part of its keys since: the builds that read it while it was not
+ * @param backgroundRebuilds stale pages rebuilt off the visitor's request ({@code rebuild.background}):
+ *     the visitor that found the page stale got the stale copy at once
+ * @param backgroundSkipped stale pages served without a rebuild because {@code rebuild.background}
+ *     builds were all under way; a later request rebuilds them
+ * @param backgroundFailures background rebuilds that failed (the handler threw or answered an error:
+ *     the stale copy stays, or the request to the container did not get through)
  */
 public record HandlerStats(String handler, long hits, long stale, long misses, long rebuilds, long lockWaits,
     long bypasses, long storeErrors, long builds, long buildNanos, long rebuiltSinceRefresh,
     long lastRefreshMillis, String lastRefreshBy, long lastToken, String trace,
     Map<String, Long> bypassesByReason, Map<String, CookieBypasses> cookieBypasses,
     Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses, Map<String, Long> keyedParameters,
-    long signedInRequests, long signedInHits, long fragments, long fragmentNanos, long fragmentFailures) {
+    long signedInRequests, long signedInHits, long fragments, long fragmentNanos, long fragmentFailures,
+    long backgroundRebuilds, long backgroundSkipped, long backgroundFailures) {
   /** Copies the maps, sorted by name. */
   public HandlerStats {
     keyedParameters = Collections.unmodifiableSortedMap(new TreeMap<>(keyedParameters));
@@ -58,7 +65,7 @@ public record HandlerStats(String handler, long hits, long stale, long misses, l
   /** All zero: a handler not seen yet. */
   public static HandlerStats none(String handler) {
     return new HandlerStats(handler, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "", 0, "", Map.of(), Map.of(), Map.of(), Map.of(),
-        Map.of(), 0, 0, 0, 0, 0);
+        Map.of(), 0, 0, 0, 0, 0, 0, 0, 0);
   }
 
   /** Hits (fresh and stale) over all requests the cache decided, 0 when none. */
@@ -89,6 +96,8 @@ public record HandlerStats(String handler, long hits, long stale, long misses, l
         buildNanos + o.buildNanos, rebuiltSinceRefresh + o.rebuiltSinceRefresh, lastRefreshMillis,
         lastRefreshBy, lastToken, trace, reasons, cookieBypasses, unkeyedHeaders, sessionBypasses, keyedParameters,
         signedInRequests + o.signedInRequests, signedInHits + o.signedInHits, fragments + o.fragments,
-        fragmentNanos + o.fragmentNanos, fragmentFailures + o.fragmentFailures);
+        fragmentNanos + o.fragmentNanos, fragmentFailures + o.fragmentFailures,
+        backgroundRebuilds + o.backgroundRebuilds, backgroundSkipped + o.backgroundSkipped,
+        backgroundFailures + o.backgroundFailures);
   }
 }

@@ -75,6 +75,9 @@ public class PageCacheEndpoint {
         h.put("rebuilds", s.rebuilds());
         h.put("storeErrors", s.storeErrors());
         h.put("lockWaits", s.lockWaits());
+        h.put("backgroundRebuilds", s.backgroundRebuilds());
+        h.put("backgroundSkipped", s.backgroundSkipped());
+        h.put("backgroundFailures", s.backgroundFailures());
         h.put("hitRatio", s.hitRatio());
         h.put("lastRefreshMillis", s.lastRefreshMillis());
         h.put("lastRefreshBy", s.lastRefreshBy());

@@ -271,10 +271,7 @@ abstract class DeployedDemoContract {
 
     assertEquals(200, refreshed.statusCode(), Http.text(refreshed));
     assertTrue(Http.text(refreshed).contains("\"handler\":\"section\""), Http.text(refreshed));
-    for (String path : sections) {
-      assertEquals("MISS", xCache(get(path)), path + " rebuilt after the refresh");
-      assertEquals("HIT", xCache(get(path)), path + " cached again");
-    }
+    rebuiltInTheBackground(sections);
     assertEquals("HIT", xCache(get("/article/13")), "another handler keeps its pages");
   }
 
@@ -297,10 +294,22 @@ abstract class DeployedDemoContract {
       assertEquals(List.of(), chromium.overflowing(), "the demo's admin page fits a 1280 px window");
     }
 
-    for (String path : sections) {
-      assertEquals("MISS", xCache(get(path)), path + " rebuilt after the refresh");
-    }
+    rebuiltInTheBackground(sections);
     assertEquals("HIT", xCache(get("/article/21")), "another handler keeps its pages");
+  }
+
+  /**
+   * README step 5: after a Refresh each page's first visitor gets the previous page at once, like
+   * everyone else, while the page is rebuilt in the background; then it is a hit again.
+   */
+  private void rebuiltInTheBackground(String[] paths) {
+    for (String path : paths) {
+      assertEquals("STALE", xCache(get(path)), path + ": the previous page at once after the refresh");
+    }
+    for (String path : paths) {
+      Eventually.assertWithin(Duration.ofSeconds(30), path + " rebuilt in the background and cached again",
+          () -> "HIT".equals(xCache(get(path))));
+    }
   }
 
   @Test

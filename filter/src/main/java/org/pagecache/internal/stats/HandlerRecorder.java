@@ -147,6 +147,39 @@ public final class HandlerRecorder {
     return lastToken;
   }
 
+  // ---- stale pages rebuilt off the visitors' requests (docs/freshness.md, rebuild.background) ----
+
+  private final LongAdder backgroundRebuilds = new LongAdder();
+  private final LongAdder backgroundSkipped = new LongAdder();
+  private final LongAdder backgroundFailures = new LongAdder();
+
+  /** A stale page's rebuild handed to the background: its visitor got the stale copy at once. */
+  public void rebuiltInBackground() {
+    backgroundRebuilds.increment();
+  }
+
+  /** A stale page served without a rebuild: rebuild.background builds were all under way; a later request tries. */
+  public void skippedBackgroundRebuild() {
+    backgroundSkipped.increment();
+  }
+
+  /** A background rebuild that did not store a new page (the handler failed, or its request did not get through). */
+  public void backgroundRebuildFailed() {
+    backgroundFailures.increment();
+  }
+
+  public long backgroundRebuilds() {
+    return backgroundRebuilds.sum();
+  }
+
+  public long backgroundSkipped() {
+    return backgroundSkipped.sum();
+  }
+
+  public long backgroundFailures() {
+    return backgroundFailures.sum();
+  }
+
   // ---- signed-in visitors and fragments (docs/fragments.md) ----
 
   private final LongAdder signedInRequests = new LongAdder();

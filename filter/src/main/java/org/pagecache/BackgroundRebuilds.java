@@ -1,0 +1,492 @@
+package org.pagecache;
+
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.pagecache.internal.key.RequestParts;
+import org.pagecache.internal.stats.HandlerRecorder;
+import org.pagecache.internal.store.StoredPage;
+import org.pagecache.stats.Refresh;
+import org.pagecache.stats.TagInvalidation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stale pages rebuilt off the visitor's request ({@code rebuild.background}, docs/freshness.md): the
+ * request that found a page stale and won its rebuild lock is answered with the stale copy at once,
+ * as the requests that lost the lock are, and hands the lease over here. The container recycles that
+ * request once it is answered, so the build gets a request of its own: a GET of the same URL sent by
+ * this JVM to its own connector, with the visitor's site headers (the key holds them) and no cookie
+ * or credentials, carrying {@link #HEADER}: the hand-off's number and a secret only this JVM knows.
+ * The filter recognises it ({@link #claim}), hides the header from everything after it, and builds
+ * under the lease it was handed through the same filters a visitor's request runs. Its answer goes to
+ * the background thread, which reads it to the end and drops it.
+ *
+ * <p>Bounded: at most {@code rebuild.background} rebuilds in flight per JVM; past that the stale page
+ * is served, the lease given back and a later request tries again. Where the build cannot be sent
+ * this way (a signed-in visitor's group page, a keyed cookie, a TLS connector, no local port), the
+ * request builds in the foreground as before.
+ */
+final class BackgroundRebuilds implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(BackgroundRebuilds.class);
+  /** The request header that names a hand-off; hidden from the filters and the handler after PageCache. */
+  static final String HEADER = "PageCache-Rebuild";
+  private static final int CONNECT_MILLIS = 2000;
+  /** Headers never sent with a background rebuild: credentials, cookies, the connection's, conditions, ours. */
+  private static final Set<String> NOT_SENT = Set.of("cookie", "authorization", "proxy-authorization", "connection",
+      "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "content-length",
+      "content-type", "expect", "http2-settings", "if-none-match", "if-modified-since", "if-match",
+      "if-unmodified-since", "if-range", "range", "host", HEADER.toLowerCase(Locale.ROOT));
+
+  private static final int HANDED = 0;
+  private static final int CLAIMED = 1;
+  private static final int BUILDING = 2;
+  private static final int ENDED = 3;
+
+  private final int bound;
+  private final Edits edits;
+  private final Semaphore permits;
+  private final int readTimeoutMillis;
+  /** 32 random bytes, hex: made when the cache starts, known to this JVM only. */
+  private final String secretHex;
+  private final AtomicLong ids = new AtomicLong();
+  private final Map<Long, HandOff> inFlight = new ConcurrentHashMap<>();
+  /** Builds whose request's answer never came (a timeout, the server stopping): their leases, until given back. */
+  private final Set<HandOff> unanswered = ConcurrentHashMap.newKeySet();
+  /**
+   * Pages whose background build was refused (it turned out personal: it made a session, read a
+   * cookie...): their next visitor builds them in the foreground, with what that visitor carries,
+   * instead of a background request that would be refused the same way.
+   */
+  private final Set<String> refused = ConcurrentHashMap.newKeySet();
+  /** Handlers whose background requests got another key than their visitors' (a TLS connector): foreground only. */
+  private final Set<String> foregroundOnly = ConcurrentHashMap.newKeySet();
+  private final ExecutorService threads;
+  private volatile boolean closed;
+
+  /**
+   * @param bound   {@code rebuild.background}: rebuilds in flight at once; 0 turns them off
+   * @param lockTtl {@code lock.ttl}: how long the background thread waits for its build's answer
+   */
+  BackgroundRebuilds(int bound, Duration lockTtl, Edits edits) {
+    this.bound = bound;
+    this.edits = edits;
+    this.permits = new Semaphore(bound);
+    this.readTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, lockTtl.toMillis() + 5000);
+    byte[] secret = new byte[32];
+    new SecureRandom().nextBytes(secret);
+    this.secretHex = HexFormat.of().formatHex(secret);
+    AtomicInteger n = new AtomicInteger();
+    this.threads = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "pagecache-rebuild-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /**
+   * The request {@code p} won the lock of a stale page whose copy may still be served: hands the
+   * rebuild to the background and returns true (the copy is served), or returns false when the
+   * request must build in the foreground (also when an edit made in this JVM condemned the page:
+   * {@link Edits}). Past the bound, gives the lease back and returns true.
+   */
+  boolean takeOver(PageRequest p, Found found, Lease lease) {
+    HttpServletRequest req = p.req();
+    if (bound == 0 || closed || p.notes().background || p.notes().visitor != null
+        || edits.condemned(p.handler(), found.page()) || !refused.isEmpty() && refused.remove(found.key())
+        || foregroundOnly.contains(p.handler()) || keyedCookie(p.parts()) || req.getLocalPort() <= 0
+        || req.getLocalAddr() == null || "https".equalsIgnoreCase(req.getScheme()) && !siteHeaders(req)) {
+      return false;
+    }
+    if (!unanswered.isEmpty()) {
+      unanswered.removeIf(h -> h.lease.given());
+    }
+    if (!permits.tryAcquire()) {
+      p.stats().skippedBackgroundRebuild();
+      lease.giveBack(); // a later request tries again
+      return true;
+    }
+    HandOff h = new HandOff(ids.incrementAndGet(), p.handler(), lease, p.stats());
+    try {
+      byte[] request = request(req, h.id + "." + secretHex);
+      InetSocketAddress to = new InetSocketAddress(req.getLocalAddr(), req.getLocalPort());
+      inFlight.put(h.id, h);
+      threads.execute(() -> send(h, to, request));
+    } catch (RejectedExecutionException | IllegalArgumentException e) {
+      inFlight.remove(h.id);
+      permits.release();
+      return false; // shutting down, or a request line that cannot be sent: build it here
+    }
+    p.stats().rebuiltInBackground();
+    return true;
+  }
+
+  /**
+   * The hand-off a request's {@link #HEADER} names, claimed by that request, or null: unknown,
+   * already claimed or ended, or a wrong secret (then the request is an ordinary one).
+   */
+  HandOff claim(String value) {
+    int dot = value == null ? -1 : value.indexOf('.');
+    if (dot <= 0) {
+      return null;
+    }
+    byte[] given = value.substring(dot + 1).getBytes(StandardCharsets.US_ASCII);
+    if (!MessageDigest.isEqual(given, secretHex.getBytes(StandardCharsets.US_ASCII))) {
+      return null; // constant-time: the secret never leaks through timing
+    }
+    long id;
+    try {
+      id = Long.parseLong(value.substring(0, dot));
+    } catch (NumberFormatException e) {
+      return null;
+    }
+    HandOff h = inFlight.get(id);
+    return h != null && h.state.compareAndSet(HANDED, CLAIMED) ? h : null;
+  }
+
+  /** The request as the filters and handler after PageCache see it: without {@link #HEADER}. */
+  static HttpServletRequest withoutHeader(HttpServletRequest req) {
+    return new HttpServletRequestWrapper(req) {
+      @Override
+      public String getHeader(String name) {
+        return HEADER.equalsIgnoreCase(name) ? null : super.getHeader(name);
+      }
+
+      @Override
+      public Enumeration<String> getHeaders(String name) {
+        return HEADER.equalsIgnoreCase(name) ? Collections.emptyEnumeration() : super.getHeaders(name);
+      }
+
+      @Override
+      public Enumeration<String> getHeaderNames() {
+        List<String> names = Collections.list(super.getHeaderNames());
+        names.removeIf(HEADER::equalsIgnoreCase);
+        return Collections.enumeration(names);
+      }
+    };
+  }
+
+  /** Rebuilds handed to the background and not ended yet (tests, the admin page). */
+  int inFlight() {
+    return inFlight.size();
+  }
+
+  /**
+   * Stops: no more hand-offs, and every lease of a rebuild still in flight is given back now, so no
+   * page stays locked past this JVM (its builds, if the container still runs them, store nothing that
+   * matters: the lock is free for the next frontend).
+   */
+  @Override
+  public void close() {
+    closed = true;
+    threads.shutdownNow();
+    for (HandOff h : inFlight.values()) {
+      h.state.set(ENDED);
+      h.lease.giveBack(h.stats);
+      h.closeSocket();
+    }
+    inFlight.clear();
+    for (HandOff h : unanswered) {
+      h.lease.giveBack(h.stats);
+    }
+    unanswered.clear();
+  }
+
+  /** One rebuild handed to the background: its lease, from the winner to the build, and its request's socket. */
+  final class HandOff {
+    private final long id;
+    private final String handler;
+    private final Lease lease;
+    private final HandlerRecorder stats;
+    private final AtomicInteger state = new AtomicInteger(HANDED);
+    private volatile Socket socket;
+
+    private HandOff(long id, String handler, Lease lease, HandlerRecorder stats) {
+      this.id = id;
+      this.handler = handler;
+      this.lease = lease;
+      this.stats = stats;
+    }
+
+    /**
+     * The lease for the build of {@code found}, once, when it is the page the lease was taken for;
+     * null otherwise (the request then goes its own way and the lease is given back at its end).
+     */
+    Lease lease(Found found) {
+      if (!found.key().equals(lease.pageKey())) {
+        if (foregroundOnly.add(handler)) {
+          log.warn("pagecache: a background rebuild of a {} page reached the container under another key (a TLS-only"
+              + " connector, or a proxy header it does not get back): its stale pages are rebuilt in the foreground",
+              handler);
+        }
+        return null;
+      }
+      return state.compareAndSet(CLAIMED, BUILDING) ? lease : null;
+    }
+
+    /** The background request's end: gives the lease back unless a build took it (the build gives it back). */
+    void end() {
+      if (state.compareAndSet(CLAIMED, ENDED)) {
+        lease.giveBack(stats);
+      }
+    }
+
+    private void closeSocket() {
+      Socket s = socket;
+      if (s != null) {
+        try {
+          s.close();
+        } catch (IOException e) {
+          // closing anyway
+        }
+      }
+    }
+  }
+
+  /** Sends the background request and reads its answer to the end; the lease is given back if nobody claimed it. */
+  private void send(HandOff h, InetSocketAddress to, byte[] request) {
+    boolean failed = true;
+    try (Socket s = new Socket()) {
+      h.socket = s;
+      if (closed) {
+        return;
+      }
+      s.connect(to, CONNECT_MILLIS);
+      s.setSoTimeout(readTimeoutMillis);
+      OutputStream out = s.getOutputStream();
+      out.write(request);
+      out.flush();
+      Answer answer = answer(new BufferedInputStream(s.getInputStream()));
+      failed = answer == Answer.FAILED;
+      if (answer == Answer.REFUSED) {
+        if (refused.size() >= 10_000) {
+          refused.clear();
+        }
+        refused.add(h.lease.pageKey());
+      }
+    } catch (IOException | RuntimeException e) {
+      if (!closed) {
+        log.warn("pagecache: background rebuild of a {} page did not get through ({}); the stale copy stays",
+            h.handler, e.toString());
+      }
+    } finally {
+      if (!h.lease.given()) {
+        unanswered.add(h); // its build goes on: the lease stays within reach of close()
+      }
+      inFlight.remove(h.id);
+      if (h.state.compareAndSet(HANDED, ENDED)) {
+        h.lease.giveBack(h.stats); // it never reached the filter
+        failed = true;
+      }
+      if (failed && !closed) {
+        h.stats.backgroundRebuildFailed();
+      }
+      permits.release();
+    }
+  }
+
+  /** What a background build came to, as its answer says. */
+  private enum Answer { DONE, FAILED, REFUSED }
+
+  /**
+   * Reads the answer to its end: a failure when it is a 5xx or the stale copy standing in for one
+   * ({@code Cache-Status: ...; detail=stale-if-error}), refused when the build was not stored
+   * ({@code fwd=bypass}: it turned out personal).
+   */
+  private static Answer answer(InputStream in) throws IOException {
+    String status = line(in);
+    String[] parts = status.split(" ", 3);
+    if (parts.length < 2) {
+      throw new IOException("no status line");
+    }
+    Answer answer = Integer.parseInt(parts[1]) >= 500 ? Answer.FAILED : Answer.DONE;
+    for (String header = line(in); !header.isEmpty(); header = line(in)) {
+      if (header.regionMatches(true, 0, "Cache-Status:", 0, 13)) {
+        answer = header.contains("stale-if-error") || answer == Answer.FAILED ? Answer.FAILED
+            : header.contains("fwd=bypass") ? Answer.REFUSED : answer;
+      }
+    }
+    in.transferTo(OutputStream.nullOutputStream()); // Connection: close
+    return answer;
+  }
+
+  private static String line(InputStream in) throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream(64);
+    for (int c = in.read(); c != '\n'; c = in.read()) {
+      if (c < 0) {
+        throw new IOException("the answer ended early");
+      }
+      if (c != '\r') {
+        b.write(c);
+      }
+    }
+    return b.toString(StandardCharsets.ISO_8859_1);
+  }
+
+  /**
+   * The background request: a GET of the visitor's URL with the visitor's headers but for cookies,
+   * credentials, conditions and the connection's own, so it has the visitor's key (Host, the site
+   * headers, the varied ones) and is an anonymous visitor's request.
+   */
+  private static byte[] request(HttpServletRequest req, String handOff) {
+    String target = req.getRequestURI() + (req.getQueryString() == null ? "" : "?" + req.getQueryString());
+    if (!target.startsWith("/") || !sendable(target) || target.indexOf(' ') >= 0) {
+      throw new IllegalArgumentException("target");
+    }
+    String host = req.getHeader("Host");
+    if (host == null || !sendable(host)) {
+      String name = req.getServerName();
+      host = (name.indexOf(':') >= 0 ? "[" + name + "]" : name) + ":" + req.getServerPort();
+    }
+    StringBuilder sb = new StringBuilder(512).append("GET ").append(target).append(" HTTP/1.1\r\nHost: ")
+        .append(host).append("\r\n");
+    for (String name : Collections.list(req.getHeaderNames())) {
+      if (NOT_SENT.contains(name.toLowerCase(Locale.ROOT)) || name.startsWith(":") || !sendable(name)) {
+        continue;
+      }
+      for (String value : Collections.list(req.getHeaders(name))) {
+        if (sendable(value)) {
+          sb.append(name).append(": ").append(value).append("\r\n");
+        }
+      }
+    }
+    sb.append(HEADER).append(": ").append(handOff).append("\r\nConnection: close\r\n\r\n");
+    return sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  /** No line breaks or NULs (the container parsed them already; this is the second line of defence). */
+  private static boolean sendable(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\r' || c == '\n' || c == 0 || c > 0xff) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A cookie the page is keyed on ({@code cookies=vary:}) that the visitor sent: the background request has none. */
+  private static boolean keyedCookie(RequestParts parts) {
+    for (String[] part : parts.keyParts()) {
+      if (part[0].startsWith("cookie:") && part[1] != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The request carries a header that names its scheme or site: the background request carries it too. */
+  private static boolean siteHeaders(HttpServletRequest req) {
+    for (String name : RequestParts.SITE_HEADERS) {
+      if (req.getHeader(name) != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Invalidations an edit made through the application in this JVM: a refresh or tag invalidation
+   * made while a write (POST, PUT...) runs through the filter, on its thread (a handler's {@code
+   * refreshed-by=}, an editor's save calling {@code invalidateTag}), unless the write says it changes
+   * no page (the admin servlet's actions do). A page such an edit condemned is rebuilt in the
+   * foreground by its next request, so the editor sees the change at once (README "What to click",
+   * step 4); every other stale page (expiry, a Refresh, an invalidation from a script or a CMS
+   * process) is served stale and rebuilt in the background. Other JVMs learn the versions from
+   * memcached, not that they were edits: there the page is rebuilt in the background.
+   */
+  static final class Edits {
+    /** Handlers and tags remembered; past this the memory starts again (an edit then rebuilds in the background). */
+    private static final int MAX = 10_000;
+
+    private final ThreadLocal<HttpServletRequest> writing = new ThreadLocal<>();
+    private final Map<String, Long> tokens = new ConcurrentHashMap<>();
+    private final Map<String, Long> tags = new ConcurrentHashMap<>();
+
+    /** A write's handler run through the filter: what it invalidates on this thread is an edit. */
+    interface Write {
+      void run() throws IOException, ServletException;
+    }
+
+    void during(HttpServletRequest req, Write write) throws IOException, ServletException {
+      HttpServletRequest outer = writing.get();
+      writing.set(req);
+      try {
+        write.run();
+      } finally {
+        if (outer == null) {
+          writing.remove();
+        } else {
+          writing.set(outer);
+        }
+      }
+    }
+
+    void refreshed(Refresh refresh) {
+      if (editing()) {
+        remember(tokens, refresh.handler(), refresh.token());
+      }
+    }
+
+    void invalidated(TagInvalidation invalidation) {
+      if (editing()) {
+        remember(tags, invalidation.tag(), invalidation.version());
+      }
+    }
+
+    /** True when an edit made in this JVM condemned this page (it was built before the version the edit wrote). */
+    boolean condemned(String handler, StoredPage page) {
+      if (page == null || tokens.isEmpty() && tags.isEmpty()) {
+        return false;
+      }
+      Long token = tokens.get(handler);
+      if (token != null && page.token() < token) {
+        return true;
+      }
+      for (StoredPage.TagVersion t : page.tags()) {
+        Long version = tags.get(t.tag());
+        if (version != null && t.version() < version) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private boolean editing() {
+      HttpServletRequest req = writing.get();
+      return req != null && req.getAttribute(PageCache.CHANGES_NO_PAGE_ATTRIBUTE) == null;
+    }
+
+    private static void remember(Map<String, Long> versions, String name, long version) {
+      if (versions.size() >= MAX) {
+        versions.clear();
+      }
+      versions.merge(name, version, Math::max);
+    }
+  }
+}
