@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.pagecache.PageCache;
 import org.pagecache.PageCacheConfig;
 import org.pagecache.PageCacheFilter;
 import org.pagecache.testing.JettyServer;
@@ -23,7 +24,8 @@ import org.pagecache.testing.JettyServer;
  * Pages that expire under load (issue 36): 200 pages that take 300 ms to build, fresh for 2 s with a
  * long grace, read Zipf 0.99 by 32 keep-alive connections of a client that times every request
  * itself ({@link LoadDriver}: wrk's own percentiles overstate when it shares 2 cores with the
- * server). Rows: PageCache ({@code ttl=2s, grace=1h}), nginx with {@code proxy_cache_background_update
+ * server). Rows: PageCache ({@code ttl=2s, grace=1h}) with its background rebuilds and without them
+ * ({@code rebuild.background=0}, as before issue 36), nginx with {@code proxy_cache_background_update
  * on} and {@code proxy_cache_use_stale updating}, Varnish with a grace of 1 h, measured in
  * interleaved rounds in one run. Reported per row: the share of requests slower than 100 ms (a
  * build takes 300), p99, p99.9, max, and how the answers were labelled.
@@ -46,13 +48,15 @@ final class ExpiringScenario {
     this.out = out;
   }
 
-  private record Way(String name, String base) {}
+  /** One row: a base URI whose path ends in the page number; the PageCache behind it, if any. */
+  private record Way(String name, String base, PageCache cache) {}
 
   MacroBench.Section run() {
     BenchServlets.Pages pages = new BenchServlets.Pages(PAGES, PAGE_BYTES);
     ProxyScenario proxies = new ProxyScenario(memcached, settings, out, "expiring").readyPath("/expiring/0");
     Duration round = Duration.ofSeconds(Math.max(2, Math.min(15, settings.window().toSeconds() + 5)));
-    try (JettyServer app = app(pages, memcached.node(0).address())) {
+    try (JettyServer app = app(pages, memcached.node(0).address(), "expiring", "32");
+        JettyServer foreground = app(pages, memcached.node(0).address(), "expiring0", "0")) {
       int nginxPort = ProxyScenario.freePort();
       int varnishPort = ProxyScenario.freePort();
       proxies.startNginx(app.port(), nginxPort,
@@ -63,9 +67,13 @@ final class ExpiringScenario {
           "sub vcl_backend_response { set beresp.grace = 1h; }\n"
               + "sub vcl_deliver { if (obj.hits > 0) { set resp.http.X-Cache = \"HIT\"; } else { set resp.http.X-Cache = \"MISS\"; } }\n");
       List<Way> ways = List.of(
-          new Way("PageCache (ttl=2s, grace=1h)", "http://127.0.0.1:" + app.port() + "/cached/"),
-          new Way("nginx, proxy_cache_background_update on", "http://127.0.0.1:" + nginxPort + "/expiring/"),
-          new Way("Varnish, grace 1h", "http://127.0.0.1:" + varnishPort + "/expiring/"));
+          new Way("PageCache (ttl=2s, grace=1h), rebuild.background=32 (the default)",
+              "http://127.0.0.1:" + app.port() + "/cached/", PageCache.from(app.context().getServletContext())),
+          new Way("PageCache, rebuild.background=0 (the lock's winner builds while its visitor waits)",
+              "http://127.0.0.1:" + foreground.port() + "/cached/",
+              PageCache.from(foreground.context().getServletContext())),
+          new Way("nginx, proxy_cache_background_update on", "http://127.0.0.1:" + nginxPort + "/expiring/", null),
+          new Way("Varnish, grace 1h", "http://127.0.0.1:" + varnishPort + "/expiring/", null));
       LoadDriver driver = new LoadDriver();
       Zipf zipf = new Zipf(PAGES, ZIPF_S);
       Map<String, List<LoadDriver.Result>> results = new LinkedHashMap<>();
@@ -98,7 +106,8 @@ final class ExpiringScenario {
         .append(CLIENTS).append(" keep-alive connections of a client that times each request (LoadDriver, closed loop); ")
         .append(ROUNDS).append(" interleaved rounds of ").append(round.toSeconds())
         .append(" s per row, every page stored before the first round. Medians of the rounds; max over all.\n\n");
-    Table t = new Table("served by", "req/s", "requests > 100 ms", "p99 ms", "p99.9 ms", "max ms", "answers (X-Cache)");
+    Table t = new Table("served by", "req/s", "requests > 100 ms", "p99 ms", "p99.9 ms", "max ms", "answers (X-Cache)",
+        "background rebuilds, skipped");
     List<String> summary = new ArrayList<>();
     Map<String, Double> p99s = new LinkedHashMap<>();
     for (Way w : ways) {
@@ -110,12 +119,13 @@ final class ExpiringScenario {
       double rps = median(rounds.stream().mapToDouble(LoadDriver.Result::rps).toArray());
       p99s.put(w.name, p99);
       t.row(w.name, num(rps, 0), Table.percent(slowShare, 3) + " (" + all.slowerThan(100) + " of " + all.requests() + ")",
-          num(p99, 1), num(p999, 1), num(all.maxMillis(), 0), labels(all));
+          num(p99, 1), num(p999, 1), num(all.maxMillis(), 0), labels(all), w.cache == null ? "–"
+              : w.cache.stats("page").backgroundRebuilds() + ", " + w.cache.stats("page").backgroundSkipped());
       summary.add(String.format(Locale.ROOT, "expiring %s: %.3f %% > 100 ms, p99 %.1f ms, p99.9 %.1f ms, max %.0f ms",
           w.name, 100 * slowShare, p99, p999, all.maxMillis()));
     }
     md.append(t).append('\n');
-    double varnish = p99s.get(ways.get(2).name);
+    double varnish = p99s.get(ways.get(3).name);
     double pagecache = p99s.get(ways.get(0).name);
     md.append(String.format(Locale.ROOT, "PageCache's p99 is %.2f × Varnish's in this run (goal: at most 2).%n", pagecache / varnish));
     summary.add(String.format(Locale.ROOT, "expiring: PageCache p99 %.2f x Varnish's", pagecache / varnish));
@@ -141,10 +151,11 @@ final class ExpiringScenario {
   }
 
   /** PageCache in front of the 300 ms backend, and the origin the proxies keep (max-age=2). */
-  private static JettyServer app(BenchServlets.Pages pages, String servers) {
+  private static JettyServer app(BenchServlets.Pages pages, String servers, String namespace, String background) {
     PageCacheConfig config = PageCacheConfig.builder().ignoreEnvironment()
         .set("memcached.servers", servers)
-        .set("namespace", "expiring")
+        .set("namespace", namespace)
+        .set("rebuild.background", background)
         .set("header", "X-Cache")
         .set("policies", "page: ttl=2s, grace=1h")
         .build();
