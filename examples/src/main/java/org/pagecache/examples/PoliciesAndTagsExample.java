@@ -23,9 +23,11 @@ import org.pagecache.PageCacheConfig;
  *   -- first visits, then again from the cache
  *   GET  /article/1 → MISS, /article/2 → MISS, /front → MISS, then HIT, HIT, HIT
  *   -- article 1 edited; invalidateTag("article:1")
- *   GET  /article/1 → MISS (new title), /front → MISS (new title), /article/2 → HIT
+ *   GET  /article/1 → STALE, /front → STALE (the previous page at once, rebuilt in the background), /article/2 → HIT
+ *   -- once the background rebuilds are done
+ *   GET  /article/1 → HIT (new title), /front → HIT (new title)
  *   -- 2 s later: the front page's TTL is over, the articles' is not
- *   GET  /front → MISS, /article/2 → HIT
+ *   GET  /front → STALE (rebuilt in the background), /article/2 → HIT
  * </pre>
  */
 public final class PoliciesAndTagsExample {
@@ -66,6 +68,12 @@ public final class PoliciesAndTagsExample {
         fetched.add(print(out, server.get(path)));
       }
 
+      out.println("-- once the background rebuilds are done");
+      awaitRebuilds(server, 2);
+      for (String path : List.of("/article/1", "/front")) {
+        fetched.add(print(out, server.get(path)));
+      }
+
       out.println("-- 2 s later: the front page's TTL is over, the articles' is not");
       Thread.sleep(2_100);
       for (String path : List.of("/front", "/article/2")) {
@@ -73,6 +81,24 @@ public final class PoliciesAndTagsExample {
       }
     }
     return fetched;
+  }
+
+  /**
+   * Waits (at most 10 s) until {@code count} background rebuilds have ended: an invalidation made
+   * outside a request (a CMS job, this program) leaves the previous page served while one request
+   * per page rebuilds it off the visitor's connection (docs/freshness.md).
+   */
+  private static void awaitRebuilds(ExampleServer server, long count) throws InterruptedException {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      long done = server.pageCache().inspect().stats("article").backgroundRebuilds()
+          + server.pageCache().inspect().stats("front").backgroundRebuilds();
+      if (done >= count) {
+        return;
+      }
+      Thread.sleep(20);
+    }
+    throw new IllegalStateException("the background rebuilds did not end within 10 s");
   }
 
   private static Fetched print(PrintStream out, Fetched f) {
