@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.pagecache.counters.CountSink;
 import org.pagecache.counters.CountSource;
 import org.pagecache.counters.Counters;
+import org.pagecache.internal.capture.RequestBody;
 import org.pagecache.internal.capture.SurrogateKeys;
 import org.pagecache.internal.stats.PageTrace;
 import org.pagecache.internal.stats.PageTracer;
@@ -135,18 +136,23 @@ public class PageCacheFilter implements Filter {
       HttpServletRequest hidden = BackgroundRebuilds.withoutHeader(req);
       if (handOff != null) {
         flow.rebuild(hidden, toClient(res), chain, handOff);
-      } else if (tracer == PageTracer.NONE) {
-        flow.handle(hidden, toClient(res), chain, PageTrace.NONE);
       } else {
-        traced(hidden, toClient(res), chain);
+        handle(hidden, res, chain);
       }
       return;
     }
+    handle(req, res, chain);
+  }
+
+  /** A visitor's request; on HTTP/2 a GET or HEAD whose input may be looked at for a body ({@link RequestBody}). */
+  private void handle(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    HttpServletRequest watchable = RequestBody.watchable(req);
     if (tracer == PageTracer.NONE) {
-      flow.handle(req, toClient(res), chain, PageTrace.NONE);
+      flow.handle(watchable, toClient(res), chain, PageTrace.NONE);
       return;
     }
-    traced(req, toClient(res), chain);
+    traced(watchable, toClient(res), chain);
   }
 
   /** The request under its observation, which ends with the response (at the end of an async one). */

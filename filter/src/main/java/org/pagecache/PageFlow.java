@@ -100,7 +100,6 @@ final class PageFlow {
       writes.run(req, res, chain);
       return;
     }
-    req = RequestBody.watchable(req); // HTTP/2: its input may be looked at for a body
     if (engine.visitors != null && handOff == null) { // a background rebuild's request is nobody's visit
       engine.counters.visit(engine.visitors.of(req)); // never throws; deduplicated per window in this JVM
     }
@@ -115,6 +114,9 @@ final class PageFlow {
     }
     if (skip == null) {
       skip = AnonymousSessions.requestBypass(req, policy, stats, visitor != null);
+    }
+    if (skip == null && RequestBody.carried(req)) {
+      skip = RequestBody.REASON; // a fat GET: its answer may be shaped by what no key holds
     }
     RequestParts parts = skip != null ? NO_PARTS
         : RequestParts.of(req, policy.cookies().mode() == CookieRule.Mode.IGNORE,
@@ -293,9 +295,6 @@ final class PageFlow {
   private static String requestBypass(HttpServletRequest req, CachePolicy policy, boolean signedIn) {
     if (!policy.enabled()) {
       return "disabled";
-    }
-    if (RequestBody.carried(req)) {
-      return RequestBody.REASON; // a fat GET: its answer may be shaped by what no key holds
     }
     if (!signedIn && !policy.allowAuthorized() && req.getHeader("Authorization") != null) {
       return "authorization";

@@ -33,12 +33,15 @@ public final class RequestBody {
   private RequestBody() {}
 
   /**
-   * The request to go on with: for HTTP/2 and later one whose input may be looked at ({@link #carried}
-   * opens it, and the application may still ask for a reader), else the request itself.
+   * The request to go on with: for a GET or HEAD over HTTP/2 and later one whose input may be looked
+   * at ({@link #carried} opens it, and the application may still ask for a reader), else the
+   * request itself (writes read their own bodies).
    */
   public static HttpServletRequest watchable(HttpServletRequest req) {
     String protocol = req.getProtocol();
-    return protocol != null && protocol.startsWith("HTTP/1.") ? req : new InputOpened(req);
+    String method = req.getMethod();
+    boolean safe = "GET".equals(method) || "HEAD".equals(method);
+    return !safe || protocol != null && protocol.startsWith("HTTP/1.") ? req : new InputOpened(req);
   }
 
   /** True when the request carries a body, or may: it must not share a page. */
