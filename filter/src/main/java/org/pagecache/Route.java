@@ -24,8 +24,17 @@ import org.pagecache.internal.store.StoredPage;
  * @param way    where the request goes
  * @param ifLost for {@link Way#REBUILD}, where to go when another request holds the lock: SERVE_FRESH,
  *               SERVE_STALE, WAIT or BUILD_WITHOUT_LOCK; null otherwise
+ * @param copyServable for {@link Way#REBUILD}: the copy also answers the request that wins the lock,
+ *               and the page is rebuilt off that request (an early refresh's fresh page; a stale copy
+ *               in the default mode, or under {@code cache-control=honor} within the response's own
+ *               {@code stale-while-revalidate}); false otherwise
  */
-record Route(Way way, Way ifLost) {
+record Route(Way way, Way ifLost, boolean copyServable) {
+
+  Route(Way way, Way ifLost) {
+    this(way, ifLost, false);
+  }
+
   /** Where the request goes. */
   enum Way {
     /** A fresh page (or, as {@code ifLost}, one picked for early refresh): serve it as the hit it is. */
@@ -64,19 +73,24 @@ record Route(Way way, Way ifLost) {
     }
     return switch (decision.state()) {
       case FRESH -> SERVE_FRESH;
-      case STALE -> new Route(Way.REBUILD, decision.early() ? Way.SERVE_FRESH
-          : StaleWindows.whileRevalidating(page, honor, nowMillis) ? Way.SERVE_STALE
-          : waitedInJvm ? Way.BUILD_WITHOUT_LOCK : Way.WAIT);
+      case STALE -> stale(page, decision.early(), honor, waitedInJvm, nowMillis);
       case ABSENT -> waitedInJvm ? BUILD_WITHOUT_LOCK : WAIT;
     };
   }
 
   /**
-   * For {@link Way#REBUILD}: a copy may be served while the page is rebuilt (an early refresh's fresh
-   * page, or a stale copy within its window), so the request that won the lock need not build it.
+   * A stale page (or one picked for early refresh): rebuild it. The copy also answers the request that
+   * wins the lock ({@link #copyServable}, the page then rebuilt in the background) for an early
+   * refresh, and for a stale copy where {@link StaleWindows#revalidatesInBackground} allows it.
    */
-  boolean copyServable() {
-    return ifLost == Way.SERVE_FRESH || ifLost == Way.SERVE_STALE;
+  private static Route stale(StoredPage page, boolean early, boolean honor, boolean waitedInJvm, long nowMillis) {
+    if (early) {
+      return new Route(Way.REBUILD, Way.SERVE_FRESH, true);
+    }
+    if (StaleWindows.whileRevalidating(page, honor, nowMillis)) {
+      return new Route(Way.REBUILD, Way.SERVE_STALE, StaleWindows.revalidatesInBackground(page, honor, nowMillis));
+    }
+    return new Route(Way.REBUILD, waitedInJvm ? Way.BUILD_WITHOUT_LOCK : Way.WAIT, false);
   }
 
   /** A refusal marker (found, or handed on by the build another request waited for): pass or build without the lock. */

@@ -1,6 +1,8 @@
 package org.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.List;
@@ -58,6 +60,18 @@ class RouteTest {
   void withinItsStaleWhileRevalidateALostLockServesStale() {
     StoredPage page = page(NOW - 1000, "max-age=60, stale-while-revalidate=5");
     assertEquals(Way.SERVE_STALE, route(page, true, false).ifLost());
+  }
+
+  /** Who wins the lock gets the copy too (and the page is rebuilt off its request) only where stale may be served to it. */
+  @Test
+  void theLockWinnerIsServedTheStaleCopyInTheDefaultModeAndUnderHonorOnlyWithinStaleWhileRevalidate() {
+    assertTrue(route(page(NOW - 1000, null), false, false).copyServable(), "the default mode: the policy's grace");
+    assertFalse(route(page(NOW - 1000, "max-age=1"), true, false).copyServable(),
+        "honor without stale-while-revalidate: the winner revalidates, as RFC 9111 4.2.4 says");
+    assertTrue(route(page(NOW - 1000, "max-age=60, stale-while-revalidate=5"), true, false).copyServable(),
+        "honor, within the response's stale-while-revalidate");
+    assertFalse(route(page(NOW - 10_000, "max-age=60, stale-while-revalidate=5"), true, false).copyServable(),
+        "honor, past it");
   }
 
   @Test

@@ -34,6 +34,23 @@ public final class StaleWindows {
   }
 
   /**
+   * True when the request that wins {@code page}'s rebuild lock may itself be answered with the
+   * stale copy while the page is rebuilt in the background: always in the default mode, where the
+   * policy's grace decides; under {@code honor} only when the response said
+   * {@code stale-while-revalidate} and its window holds. RFC 9111 section 4.2.4 lets a cache serve
+   * stale only where it is explicitly permitted, so without the directive that request revalidates
+   * (builds) and waits, as a shared cache does; the requests that lose the lock meanwhile are
+   * still the grace's, the stampede protection ({@link #whileRevalidating}).
+   */
+  public static boolean revalidatesInBackground(StoredPage page, boolean honor, long nowMillis) {
+    if (!honor) {
+      return true;
+    }
+    Long seconds = controlling(page).deltaSeconds("stale-while-revalidate");
+    return seconds != null && seconds >= 0 && nowMillis <= page.freshUntilMillis() + seconds * 1000;
+  }
+
+  /**
    * True when {@code page}, stale, may be served in place of a failed rebuild.
    *
    * @param status the status the rebuild answered, or null when the handler threw
