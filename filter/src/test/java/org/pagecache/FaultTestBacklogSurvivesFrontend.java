@@ -4,17 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -88,18 +84,7 @@ class FaultTestBacklogSurvivesFrontend {
   /** eu1: a child JVM, so it can be killed with -9. */
   private int startEu1(Map<String, String> settings) throws IOException {
     eu1 = new ProcessBuilder(Frontend.command(settings, dir)).redirectErrorStream(true).start();
-    BufferedReader out = new BufferedReader(new InputStreamReader(eu1.getInputStream(), StandardCharsets.UTF_8));
-    for (int i = 0; i < 500; i++) {
-      String line = out.readLine();
-      if (line == null) {
-        break;
-      }
-      if (line.startsWith("PORT ")) {
-        CompletableFuture.runAsync(() -> out.lines().forEach(l -> { })); // keep its pipe drained
-        return Integer.parseInt(line.substring(5).trim());
-      }
-    }
-    throw new IllegalStateException("the child frontend did not start");
+    return Frontend.awaitPort(eu1);
   }
 
   private void killEu1() throws InterruptedException {

@@ -3,10 +3,7 @@ package org.pagecache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,18 +58,7 @@ class FaultTestFrontendDiesMidBuild {
   /** The child frontend, serving; its handler's builds block while the file {@code hold} exists. */
   private int startChild(String namespace) throws IOException {
     child = new ProcessBuilder(Frontend.command(settings(namespace), dir)).redirectErrorStream(true).start();
-    BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-    for (int i = 0; i < 500; i++) {
-      String line = out.readLine();
-      if (line == null) {
-        break;
-      }
-      if (line.startsWith("PORT ")) {
-        CompletableFuture.runAsync(() -> out.lines().forEach(l -> { })); // keep its pipe drained
-        return Integer.parseInt(line.substring(5).trim());
-      }
-    }
-    throw new IllegalStateException("the child frontend did not start");
+    return Frontend.awaitPort(child);
   }
 
   /** The child takes the page's lock and dies -9 in its handler. */

@@ -1,12 +1,17 @@
 package org.pagecache.soak;
 
 import jakarta.servlet.DispatcherType;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.pagecache.PageCache;
 import org.pagecache.PageCacheConfig;
@@ -59,6 +64,25 @@ public final class Frontend implements AutoCloseable {
         Frontend.class.getName(), dir.toString()));
     settings.forEach((k, v) -> cmd.add(k + "=" + v));
     return cmd;
+  }
+
+  /**
+   * The port a child frontend started with {@link #command} serves on, once it printed it; its output
+   * is drained from then on, so the child never blocks on a full pipe.
+   */
+  public static int awaitPort(Process child) throws IOException {
+    BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+    for (int i = 0; i < 500; i++) {
+      String line = out.readLine();
+      if (line == null) {
+        break;
+      }
+      if (line.startsWith("PORT ")) {
+        CompletableFuture.runAsync(() -> out.lines().forEach(l -> { }));
+        return Integer.parseInt(line.substring(5).trim());
+      }
+    }
+    throw new IllegalStateException("the child frontend did not start");
   }
 
   /** {@code Frontend DIR name=value...}: serves until killed. */
