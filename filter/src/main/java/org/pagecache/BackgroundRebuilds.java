@@ -351,7 +351,9 @@ final class BackgroundRebuilds implements AutoCloseable {
   /**
    * The background request: a GET of the visitor's URL with the visitor's headers but for cookies,
    * credentials, conditions and the connection's own, so it has the visitor's key (Host, the site
-   * headers, the varied ones) and is an anonymous visitor's request.
+   * headers, the varied ones) and is an anonymous visitor's request. Written on a plain socket:
+   * {@code java.net.http.HttpClient} refuses to send a {@code Host} of the caller's choosing (a
+   * restricted header), and the key holds the visitor's.
    */
   private static byte[] request(HttpServletRequest req, String handOff) {
     String target = req.getRequestURI() + (req.getQueryString() == null ? "" : "?" + req.getQueryString());
