@@ -3,6 +3,8 @@ package org.pagecache.internal.capture;
 import jakarta.servlet.http.HttpSession;
 import java.nio.charset.StandardCharsets;
 import java.util.Enumeration;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import org.pagecache.internal.html.Html;
 
 /**
@@ -77,8 +79,8 @@ public final class SessionValuesInBody {
    * {@code HtmlUtils} and Thymeleaf ({@code &#39;}), OWASP's encoder ({@code &#x27;}) and XHTML
    * templates ({@code &apos;}) differ only in the apostrophe ("O'Brien").
    */
-  private static java.util.Set<String> escapedForms(String text) {
-    java.util.Set<String> forms = new java.util.LinkedHashSet<>();
+  private static Set<String> escapedForms(String text) {
+    Set<String> forms = new LinkedHashSet<>();
     forms.add(text);
     String escaped = Html.escape(text);
     forms.add(escaped);
