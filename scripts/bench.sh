@@ -12,6 +12,8 @@
 #   scripts/bench.sh longtail   runs only the long-tail scenario (issue 29: 50 000 pages of 8 KB, Zipf
 #   and uniform, the limit, PageCache, nginx and Varnish; about 8 minutes) and rewrites only its block
 #   of BENCHMARKS.md (output in benchmarks/target/bench-longtail).
+#   scripts/bench.sh memhit     runs only the hit beyond the near cache against one memcached get (issue 38:
+#   20 000 pages, uniform, near.size=0, clients without and with gzip; about 2 minutes) and rewrites only its block.
 #   scripts/bench.sh fragments  runs only the fragments scenario (issue 30: a hit with two fragments against a
 #   plain hit, a signed-in mix against pass-through; about 1 minute) and rewrites only its block
 #   (output in benchmarks/target/bench-fragments).
@@ -50,9 +52,9 @@ export WRK NGINX VARNISHD
 OUT=benchmarks/target/bench
 ONLY=""
 case "${1:-}" in
-  longtail|fragments|proxies|expiring) ONLY=$1; OUT=benchmarks/target/bench-$1 ;;
+  longtail|memhit|fragments|proxies|expiring) ONLY=$1; OUT=benchmarks/target/bench-$1 ;;
   "") ;;
-  *) echo "scripts/bench.sh: unknown scenario '$1'; use no argument (everything), longtail, fragments, proxies or expiring" >&2; exit 2 ;;
+  *) echo "scripts/bench.sh: unknown scenario '$1'; use no argument (everything), longtail, memhit, fragments, proxies or expiring" >&2; exit 2 ;;
 esac
 REPORT=BENCHMARKS.md
 if [ "${BENCH_QUICK:-}" = 1 ]; then

@@ -116,29 +116,50 @@ final class BenchServlets {
     private final Pages pages;
     private final Store store;
     private final String prefix;
+    private final boolean bothCodings;
 
     /** @param prefix the keys' prefix; {@link #load} stores every page's plain bytes under it first */
     OneGet(Pages pages, Store store, String prefix) {
+      this(pages, store, prefix, false);
+    }
+
+    /**
+     * @param bothCodings also store each page's gzip, and answer a client that takes gzip with it
+     *                    (one get of the bytes the client takes); else every client gets the plain bytes
+     */
+    OneGet(Pages pages, Store store, String prefix, boolean bothCodings) {
       this.pages = pages;
       this.store = store;
       this.prefix = prefix;
+      this.bothCodings = bothCodings;
     }
 
-    /** Every page's plain bytes into memcached, never expiring. */
+    /** Every page's plain bytes (and gzip, when both codings) into memcached, never expiring. */
     void load() {
       for (int i = 0; i < pages.count(); i++) {
         store.set(prefix + i, pages.identity[i], 0);
+        if (bothCodings) {
+          store.set(prefix + "gz:" + i, pages.gzip[i], 0);
+        }
       }
     }
 
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
-      byte[] body = store.get(prefix + pages.index(req));
+      String accept = req.getHeader("Accept-Encoding");
+      boolean gzip = bothCodings && accept != null && accept.contains("gzip");
+      byte[] body = store.get(prefix + (gzip ? "gz:" : "") + pages.index(req));
       if (body == null) {
         res.sendError(HttpServletResponse.SC_NOT_FOUND); // evicted: counted by wrk as a non-2xx answer
         return;
       }
       res.setContentType("text/html;charset=UTF-8");
+      if (bothCodings) {
+        res.setHeader("Vary", "Accept-Encoding");
+      }
+      if (gzip) {
+        res.setHeader("Content-Encoding", "gzip");
+      }
       res.setContentLength(body.length);
       res.getOutputStream().write(body);
     }

@@ -68,6 +68,8 @@ public final class MacroBench {
       scenarios.put("proxies", () -> new ProxyScenario(memcached, settings, out).run());
       // The long tail: 50 000 pages, far more than the near cache, against nginx and Varnish (issue 29). Own node.
       scenarios.put("longtail", () -> new LongTailScenario(settings, out).run());
+      // A hit beyond the near cache against one memcached get of the same bytes (issue 38). Own node.
+      scenarios.put("memhit", () -> new MemcachedHitScenario(settings, out).run());
       // Signed-in visitors: a hit with two fragments against a plain hit, a signed-in mix against pass-through (issue 30).
       scenarios.put("fragments", () -> new FragmentsScenario(memcached, settings).run());
       // Pages that expire under load: who waits for a rebuild, against nginx's background update and Varnish's grace (issue 36).
