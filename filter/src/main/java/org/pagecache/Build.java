@@ -146,7 +146,7 @@ final class Build implements AsyncCapture {
     try {
       Map<String, byte[]> readAfter = lease.readAfter();
       // read as the lock was taken, just before this build started
-      again = readAfter != null ? tools.lookup().found(p, tools.lookup().pageKey(p), readAfter, start)
+      again = readAfter != null ? tools.lookup().found(p, tools.lookup().pageKey(p), readAfter, start, true)
           : tools.lookup().find(p, false);
     } catch (StoreException e) {
       again = found;

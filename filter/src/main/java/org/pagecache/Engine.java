@@ -25,6 +25,7 @@ import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.sitewide.SiteTotals;
 import org.pagecache.internal.stats.StatsRecorder;
 import org.pagecache.internal.store.GuardedStore;
+import org.pagecache.internal.store.IdentityCopies;
 import org.pagecache.internal.store.LostWrites;
 import org.pagecache.internal.store.PageCodec;
 import org.pagecache.store.LocalStore;
@@ -58,6 +59,10 @@ final class Engine {
   final Counters counters;
   /** Pages this JVM served recently ({@code near.size}, {@code near.trust}); a no-op when off. */
   final NearCache near;
+  /** The handlers' tokens and evictions as memcached last confirmed them (near.trust): the near cache's and the lookups'. */
+  final HandlerConfirmations confirmations;
+  /** Gzipped pages' identity copies for clients without gzip. */
+  final IdentityCopies copies;
   /** How near.size was chosen, for the admin page and api/stats ("10 % of a 3.0 GiB heap"). */
   final String nearSizedBy;
   /** Pages built but not stored: counted and logged, never dropped silently. */
@@ -121,8 +126,10 @@ final class Engine {
             config.binaryProtocol, config.connectTimeout, config.opTimeout, config.poolSize, config.namespace,
             Clock.systemUTC(), config.retryInterval, config.proxy)));
     this.lostWrites = new LostWrites(clock);
-    this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8,
-        new HandlerConfirmations(this.store, config.namespace, tokens, clock, config.nearTrust.toMillis()));
+    this.confirmations = new HandlerConfirmations(this.store, config.namespace, tokens, clock,
+        config.nearTrust.toMillis());
+    this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8, confirmations);
+    this.copies = new IdentityCopies(this.store, codec);
     this.nearSizedBy = config.nearSizeWhy;
     if (near.enabled()) {
       log.info("pagecache: near cache of {} MiB ({})", config.nearSize >> 20, config.nearSizeWhy);

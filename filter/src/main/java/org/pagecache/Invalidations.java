@@ -76,6 +76,9 @@ final class Invalidations {
       engine.clusters.evicting(keys.asSent());
       existed |= deleteKey(keys.asSent());
     }
+    // This JVM confirms the handler again at its next lookup: it sees the evictions key changed at
+    // once, and trusts no identity copy made before (a copy written by a lookup racing the delete).
+    engine.confirmations.evicted(keys.handler());
     return new Eviction(url, keys.handler(), existed, delivery);
   }
 
@@ -91,6 +94,7 @@ final class Invalidations {
   private boolean deleteKey(String key) {
     engine.near.drop(key);
     boolean existed = engine.store.delete(key);
+    engine.copies.delete(key);
     Evictions.deleted(engine.store, key, engine.clock.millis()); // the other JVMs' near caches see it within near.trust
     engine.near.drop(key); // again: a lookup that read the page just before the delete may have remembered it
     return existed;

@@ -15,9 +15,12 @@ import org.pagecache.internal.freshness.TagVersions;
 import org.pagecache.internal.freshness.UpdateTokens;
 import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.key.VaryRecord;
+import org.pagecache.internal.near.HandlerConfirmations;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.stats.PageTrace;
+import org.pagecache.internal.capture.PageSender;
+import org.pagecache.internal.store.IdentityCopies;
 import org.pagecache.internal.store.PageCodec;
 import org.pagecache.internal.store.StoredPage.TagVersion;
 import org.pagecache.internal.store.StoredPage;
@@ -26,8 +29,8 @@ import org.pagecache.store.Store;
 /**
  * Finds the page for a request and classifies it ({@link Freshness}): from this JVM's near cache,
  * from another request of this JVM that built it meanwhile, or from memcached in one round trip
- * (the handler's token and the page together; for a group's page its URL tag too, {@code
- * GroupPages}). What it learns for later steps (the near cache entry, a wait already done, the vary
+ * (the page; the handler's token with it unless this JVM confirmed it within {@code near.trust},
+ * {@link HandlerConfirmations}; for a group's page its URL tag too, {@code GroupPages}). What it learns for later steps (the near cache entry, a wait already done, the vary
  * record) it keeps in the {@link PageRequest}.
  */
 final class Lookup {
@@ -38,12 +41,15 @@ final class Lookup {
   private final Store store;
   private final PageCodec codec;
   private final NearCache near;
+  private final HandlerConfirmations confirmations;
+  private final IdentityCopies copies;
   private final WaitingList waiting;
   private final Duration lockWait;
 
   /** @param lockWait {@code lock.wait}: how long a request waits in the JVM for another's build */
   Lookup(Clock clock, PageKeys keys, UpdateTokens tokens, TagVersions tags, Store store, PageCodec codec,
-      NearCache near, WaitingList waiting, Duration lockWait) {
+      NearCache near, HandlerConfirmations confirmations, IdentityCopies copies, WaitingList waiting,
+      Duration lockWait) {
     this.clock = clock;
     this.keys = keys;
     this.tokens = tokens;
@@ -51,6 +57,8 @@ final class Lookup {
     this.store = store;
     this.codec = codec;
     this.near = near;
+    this.confirmations = confirmations;
+    this.copies = copies;
     this.waiting = waiting;
     this.lockWait = lockWait;
   }
@@ -68,13 +76,48 @@ final class Lookup {
     }
     long askedAt = clock.millis();
     List<String> asked = lookupKeys(p, key);
-    p.notes().lookupKeys = asked;
-    return found(p, key, store.getMulti(asked), askedAt);
+    p.notes().lookupKeys = asked; // a build's second look reads them all again, the token included
+    // The token as this JVM knows it when memcached confirmed it within near.trust, as for a near
+    // entry: the page alone then, one get (a refresh elsewhere is seen within the window, as documented).
+    boolean tokenKnown = confirmations.tokenConfirmed(p.handler());
+    if (tokenKnown && p.notes().visitor == null && !PageSender.acceptsGzip(p.req().getHeader("Accept-Encoding"))) {
+      Found copy = identityCopy(p, key);
+      if (copy != null) {
+        return copy;
+      }
+    }
+    List<String> read = tokenKnown ? asked.subList(1, asked.size()) : asked;
+    return found(p, key, read.size() == 1 ? one(key) : store.getMulti(read), askedAt, !tokenKnown);
   }
 
   /**
-   * The keys a lookup reads in its one round trip: the handler's token, the page's primary key and,
-   * for a group's page, its URL tag (an evict's reach, GroupPages).
+   * For a client without gzip: the page's identity copy ({@link IdentityCopies}) when it is FRESH
+   * and was made after the last evict this JVM confirmed, else null (the page is read, and a copy
+   * made from it if it is fresh). Judged as a near entry: the token and tag versions this JVM knows.
+   */
+  private Found identityCopy(PageRequest p, String key) {
+    long evictions = confirmations.evictionsConfirmed(p.handler());
+    if (evictions == HandlerConfirmations.UNKNOWN) {
+      return null;
+    }
+    p.notes().copyStamp = evictions; // known before the page is read: a copy of it carries this
+    IdentityCopies.Copy copy = copies.read(key);
+    Found f = copy == null || copy.evictions() != evictions ? null : judged(p, key, copy.page());
+    if (f != null && f.decision().state() == Freshness.State.FRESH && !Freshness.purged(f.page(), f.tagVersions())) {
+      return f;
+    }
+    return null;
+  }
+
+  /** One key's value as a multi-get answers it: present keys only. */
+  private Map<String, byte[]> one(String key) {
+    byte[] value = store.get(key);
+    return value == null ? Map.of() : Map.of(key, value);
+  }
+
+  /**
+   * The keys a lookup reads in its one round trip: the handler's token (first), the page's primary
+   * key and, for a group's page, its URL tag (an evict's reach, GroupPages).
    */
   private List<String> lookupKeys(PageRequest p, String key) {
     String urlTag = p.notes().visitor == null ? null : SignedInVisitors.urlTag(keys, p);
@@ -89,13 +132,14 @@ final class Lookup {
   /**
    * The page for this request from what memcached answered for its {@link PageRequest.Notes#lookupKeys}
    * (asked at {@code askedAt}; {@code key} its primary key): by this lookup, or by the rebuild lock's
-   * add with it (the build's second look).
+   * add with it (the build's second look). {@code tokenRead}: whether the handler's token was among
+   * the keys read; if not, the token this JVM knows is used ({@link HandlerConfirmations#tokenConfirmed}).
    */
-  Found found(PageRequest p, String key, Map<String, byte[]> got, long askedAt) {
-    String tokenKey = tokens.key(p.handler());
+  Found found(PageRequest p, String key, Map<String, byte[]> got, long askedAt, boolean tokenRead) {
     String urlTag = p.notes().visitor == null ? null : SignedInVisitors.urlTag(keys, p);
     Map<String, String> urlTagKeys = urlTag == null ? Map.of() : tags.keysOf(urlTag);
-    long token = tokens.effective(p.handler(), got.get(tokenKey));
+    long token = tokenRead ? tokens.effective(p.handler(), got.get(tokens.key(p.handler())))
+        : tokens.remembered(p.handler());
     StoredPage page = codec.decode(key, got.get(key));
     if (page != null && page.isVaryRecord()) {
       // The URL's responses vary: its record names the headers, the variant lives under its own key
@@ -121,6 +165,12 @@ final class Lookup {
         p.policy().earlyRefresh(), 1.0 - ThreadLocalRandom.current().nextDouble());
     if (decision.state() == Freshness.State.FRESH) {
       near.remember(key, p.handler(), page, askedAt);
+      // read at the page's own key (not a variant) by a client without gzip that looked for its copy
+      if (p.notes().copyStamp != HandlerConfirmations.UNKNOWN && p.notes().varyRecord == null
+          && IdentityCopies.copyable(page)) {
+        p.notes().copyPage = page;
+        p.notes().copyKey = key;
+      }
     }
     return new Found(key, page, token, decision, versions);
   }

@@ -66,8 +66,9 @@ final class PageFlow {
     this.engine = engine;
     this.writes = new Writes(engine.policies, evict, refresh, engine.edits);
     this.lookup = new Lookup(engine.clock, engine.keys, engine.tokens, engine.tags, engine.store, engine.codec,
-        engine.near, engine.waiting, engine.lockWait);
-    this.responder = new Responder(engine.live, engine.near, engine.clock, engine.cacheHeader, engine.maxEntrySize);
+        engine.near, engine.confirmations, engine.copies, engine.waiting, engine.lockWait);
+    this.responder = new Responder(engine.live, engine.near, engine.copies, engine.clock, engine.cacheHeader,
+        engine.maxEntrySize);
     PageWriter writer = new PageWriter(new PageWriter.Tools(lookup, engine.clock, engine.keys, engine.codec,
         engine.tags, engine.near, engine.refusedTags, engine.lostWrites, engine.cacheHeader, engine.maxEntrySize,
         engine.uncacheableTtl));

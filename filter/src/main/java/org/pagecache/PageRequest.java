@@ -58,6 +58,15 @@ record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain 
     /** The page this request built and the identity body it was made from: served without inflating it again. */
     StoredPage built;
     byte[] builtIdentity;
+    /**
+     * For a client without gzip: the handler's evictions value the lookup knew before it read the
+     * page ({@code HandlerConfirmations.UNKNOWN} when none), and the page it found fresh in memcached
+     * under {@code copyKey} that wants an identity copy, written when it is inflated for this
+     * request (IdentityCopies); null when none.
+     */
+    long copyStamp = org.pagecache.internal.near.HandlerConfirmations.UNKNOWN;
+    StoredPage copyPage;
+    String copyKey;
 
     /** Ends this request's wait in the JVM: a leader's close releases whoever still waits with it. */
     void leaveWaitingList() {

@@ -19,6 +19,7 @@ import org.pagecache.internal.fragments.GzipShells;
 import org.pagecache.internal.fragments.Placeholders;
 import org.pagecache.internal.fragments.Placeholders.Placeholder;
 import org.pagecache.internal.near.NearCache;
+import org.pagecache.internal.store.IdentityCopies;
 import org.pagecache.internal.store.StoredPage;
 
 /**
@@ -29,6 +30,7 @@ import org.pagecache.internal.store.StoredPage;
 final class Responder {
   private final LiveCounts live;
   private final NearCache near;
+  private final IdentityCopies copies;
   private final Clock clock;
   private final String cacheHeader;
   private final int maxEntrySize;
@@ -38,9 +40,10 @@ final class Responder {
    * @param cacheHeader  the name of the X-Cache header ({@code header})
    * @param maxEntrySize {@code max.entry.size}: the capture's bound
    */
-  Responder(LiveCounts live, NearCache near, Clock clock, String cacheHeader, int maxEntrySize) {
+  Responder(LiveCounts live, NearCache near, IdentityCopies copies, Clock clock, String cacheHeader, int maxEntrySize) {
     this.live = live;
     this.near = near;
+    this.copies = copies;
     this.clock = clock;
     this.cacheHeader = cacheHeader;
     this.maxEntrySize = maxEntrySize;
@@ -48,16 +51,34 @@ final class Responder {
 
   /** Serves a stored page, counting its views and filling its counters in: live even on a hit. */
   void serve(PageRequest p, StoredPage page, CacheStatus status) throws IOException {
+    if (p.notes().copyPage == page && !page.gzipped()) { // stored uncompressed: the copy is the page itself
+      copies.write(p.notes().copyKey, p.notes().copyStamp, page, page.body(), clock.millis());
+    }
     Map<String, Long> counts = p.viewsNothing() || page.viewKeys().isEmpty() ? Map.of() : live.count(page.viewKeys());
     PageSender.send(p.req(), p.res(), page, clock.millis(), label(status),
         page.placeholders() && !p.notes().background ? fill(p, page, counts, status) : null, identity(p, page),
         maxEntrySize * 8);
   }
 
-  /** The page's identity body: the one this request built it from, or the near cache's. */
+  /**
+   * The page's identity body: the one this request built it from, or the near cache's; for a
+   * gzipped page this request's lookup found fresh in memcached, inflated and kept beside it as its
+   * identity copy for the next client without gzip ({@link IdentityCopies}).
+   */
   private Supplier<byte[]> identity(PageRequest p, StoredPage page) {
     byte[] built = p.notes().built == page ? p.notes().builtIdentity : null;
-    return built != null ? () -> built : near.identityBody(p.notes().nearEntry, page);
+    if (built != null) {
+      return () -> built;
+    }
+    Supplier<byte[]> inflated = near.identityBody(p.notes().nearEntry, page);
+    if (p.notes().copyPage != page) {
+      return inflated;
+    }
+    return () -> {
+      byte[] body = inflated.get();
+      copies.write(p.notes().copyKey, p.notes().copyStamp, page, body, clock.millis());
+      return body;
+    };
   }
 
   /**

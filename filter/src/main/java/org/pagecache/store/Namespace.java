@@ -11,6 +11,7 @@ import org.pagecache.internal.text.KeyParts;
  *   ns:v:object            view counter        ns:o:bucket    online bucket
  *   ns:u:visitor           online visitor seen ns:e:handler   evictions of the handler's pages
  *   ns:b:cluster           invalidations waiting for another cluster (issue 37)
+ *   ns:i:handler:request   a gzipped page's identity copy, for clients without gzip (issue 38)
  * </pre>
  * The namespace also carries the entry format version, so two application versions in a rolling
  * deploy never read each other's entries.
@@ -64,6 +65,18 @@ public record Namespace(String name) {
       return null;
     }
     return pageKey.substring(0, colon + 1) + "e:" + pageKey.substring(colon + 3, end);
+  }
+
+  /**
+   * The key of the identity copy of the page under {@code pageKey} (the same handler and request,
+   * kind {@code i}); null when {@code pageKey} is not a page key.
+   */
+  public static String identityCopyOf(String pageKey) {
+    int colon = pageKey.indexOf(':');
+    if (colon < 0 || !pageKey.startsWith("p:", colon + 1)) {
+      return null;
+    }
+    return pageKey.substring(0, colon + 1) + "i:" + pageKey.substring(colon + 3);
   }
 
   /** The key of a tag's version (the time of its last invalidation). */

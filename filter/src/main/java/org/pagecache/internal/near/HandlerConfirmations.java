@@ -22,10 +22,15 @@ import org.pagecache.store.StoreException;
  * a page read after it cannot be the evicted one (the key changes only after the delete). A refresh
  * needs no such time: the token read here is the one the near cache's caller judges pages by.
  *
+ * <p>A lookup that goes to memcached for a page trusts the token the same way ({@link
+ * #tokenConfirmed}): it reads the page alone, so a hit beyond the near cache costs one {@code get}.
+ *
  * <p>One request per handler reads memcached when the window has passed; the others arriving
  * meanwhile wait for its answer (a few hundred microseconds) rather than each asking.
  */
 public final class HandlerConfirmations {
+  /** No evictions value confirmed within the window. */
+  public static final long UNKNOWN = Long.MIN_VALUE;
   /** Trust nothing: memcached could not be asked. */
   static final long NOTHING = Long.MAX_VALUE;
   /** A handler never confirmed: far enough in the past that now minus it never overflows. */
@@ -43,7 +48,7 @@ public final class HandlerConfirmations {
     volatile long askedAtMillis = NEVER;
     volatile long evictionsSeenAtMillis = NOTHING;
     volatile long evictions;
-    boolean seen;
+    volatile boolean seen;
   }
 
   public HandlerConfirmations(Store store, Namespace namespace, UpdateTokens tokens, Clock clock, long windowMillis) {
@@ -62,6 +67,37 @@ public final class HandlerConfirmations {
     Handler h = handlers.get(handler);
     if (h == null || h.askedAtMillis == NEVER) {
       trustedFrom(handler);
+    }
+  }
+
+  /**
+   * True when the handler's update token this JVM knows was confirmed in memcached within the
+   * window (renewed here when the window has passed): a lookup may then read the page alone and
+   * judge it by that token, as a near entry is judged, one key fewer in its round trip. False with
+   * no window ({@code near.trust=0s}: every lookup reads the token) or when memcached cannot be asked.
+   */
+  public boolean tokenConfirmed(String handler) {
+    return windowMillis > 0 && trustedFrom(handler) != NOTHING;
+  }
+
+  /**
+   * The handler's evictions value as confirmed within the window (after {@link #tokenConfirmed}
+   * said yes), or {@link #UNKNOWN}: what an identity copy is stamped with and checked against
+   * ({@code IdentityCopies}).
+   */
+  public long evictionsConfirmed(String handler) {
+    Handler h = handlers.get(handler);
+    if (h == null || !h.seen || clock.millis() - h.askedAtMillis >= windowMillis) {
+      return UNKNOWN;
+    }
+    return h.evictions;
+  }
+
+  /** After an evict made here: the handler is confirmed again at its next lookup, which sees the evict. */
+  public void evicted(String handler) {
+    Handler h = handlers.get(handler);
+    if (h != null) {
+      h.askedAtMillis = NEVER;
     }
   }
 

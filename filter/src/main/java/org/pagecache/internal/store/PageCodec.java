@@ -77,16 +77,18 @@ public final class PageCodec {
 
   /** The page, or null when the bytes are not a page of the current format. */
   public StoredPage decode(String key, byte[] bytes) {
-    if (bytes == null) {
-      return null;
-    }
-    if (bytes.length == 0 || bytes[0] != FORMAT_VERSION) {
+    return bytes == null ? null : decode(key, bytes, 0);
+  }
+
+  /** The page encoded from {@code offset} to the end of {@code bytes}, or null (an envelope around a page, IdentityCopies). */
+  StoredPage decode(String key, byte[] bytes, int offset) {
+    if (bytes.length <= offset || bytes[offset] != FORMAT_VERSION) {
       undecodable(key, "unknown format");
       return null;
     }
     Kryo kryo = kryos.obtain();
     try {
-      Input input = new Input(bytes, 1, bytes.length - 1);
+      Input input = new Input(bytes, offset + 1, bytes.length - offset - 1);
       StoredPage page = kryo.readObject(input, StoredPage.class);
       if (input.position() != bytes.length) {
         undecodable(key, "trailing bytes");
