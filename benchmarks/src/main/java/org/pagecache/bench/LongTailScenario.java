@@ -61,7 +61,7 @@ final class LongTailScenario {
   static final int ROUNDS = Integer.getInteger("longtail.rounds", 3);
   static final Duration ROUND = Duration.ofSeconds(Integer.getInteger("longtail.seconds", 6));
   static final int CHECKED = 2000;
-  static final int MEMCACHED_MB = 1024;
+  static final int MEMCACHED_MB = 2048;
   static final int PASS_THREADS = 16;
   /** The near cache of the last row: what memory buys on this site (400 MB identity, about 110 MB gzipped). */
   static final String WIDE_NEAR = "512m";
@@ -106,7 +106,8 @@ final class LongTailScenario {
       // The first row's pages (namespace lt), with the near cache of a 3 GB heap's default: a second server.
       PageCacheFilter heapFilter = new PageCacheFilter(settings(servers, "lt")
           .set("near.size", Long.toString(HEAP_3G_NEAR)).build());
-      // memcached -m 1024 holds it all: about 155 MB of entries per PageCache namespace (lt, ltw), the
+      // memcached -m 2048 holds it all: about 155 MB of entries per PageCache namespace (lt, ltw) and up to
+      // 430 MB of identity copies each for the clients without gzip (issue 38), the
       // build round's new pages (ltb, tens of MB) and 50 000 plain pages (about 470 MB in their slab class).
       try (MemcachedStore oneGetStore = new MemcachedStore(MemcachedStore.Settings.defaults(servers));
           JettyServer app = app(pages, servers, "lt", oneGet(pages, oneGetStore));
