@@ -80,7 +80,9 @@ final class Lookup {
     // The token as this JVM knows it when memcached confirmed it within near.trust, as for a near
     // entry: the page alone then, one get (a refresh elsewhere is seen within the window, as documented).
     boolean tokenKnown = confirmations.tokenConfirmed(p.handler());
-    if (tokenKnown && p.notes().visitor == null && !PageSender.acceptsGzip(p.req().getHeader("Accept-Encoding"))) {
+    // (Not for a background rebuild's request: it is sent to rebuild the page, which a copy cannot stand for.)
+    if (tokenKnown && p.notes().visitor == null && !p.notes().background
+        && !PageSender.acceptsGzip(p.req().getHeader("Accept-Encoding"))) {
       Found copy = identityCopy(p, key);
       if (copy != null) {
         return copy;

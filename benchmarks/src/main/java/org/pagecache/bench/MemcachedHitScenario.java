@@ -159,6 +159,7 @@ final class MemcachedHitScenario {
           // Building and storing pages that cost the application nothing: wrk asks pages never seen, in order.
           for (boolean gz : new boolean[] {false, true}) {
             Path script = script(dir, gz ? "new-gzip.lua" : "new.lua", newPagesLua(gz));
+            MacroBench.progress("memhit: builds, clients " + (gz ? "with" : "without") + " gzip");
             long cpuBefore = cpuNanos();
             String o = wrk(wrk, new Way("builds", "", local + "/fresh/" + (gz ? "g/" : "a/"), null), script, ROUND);
             long cpu = cpuNanos() - cpuBefore;
