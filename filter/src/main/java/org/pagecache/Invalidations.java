@@ -3,6 +3,7 @@ package org.pagecache;
 import org.pagecache.internal.fragments.GroupPages;
 import org.pagecache.internal.freshness.Evictions;
 import org.pagecache.internal.freshness.TagVersions;
+import org.pagecache.internal.store.IdentityCopies;
 import org.pagecache.stats.ClusterDelivery;
 import org.pagecache.stats.Eviction;
 import org.pagecache.stats.Refresh;
@@ -94,8 +95,8 @@ final class Invalidations {
   private boolean deleteKey(String key) {
     engine.near.drop(key);
     boolean existed = engine.store.delete(key);
-    engine.copies.delete(key);
     Evictions.deleted(engine.store, key, engine.clock.millis()); // the other JVMs' near caches see it within near.trust
+    IdentityCopies.delete(engine.store, key); // best effort: a copy left behind carries the evictions value from before
     engine.near.drop(key); // again: a lookup that read the page just before the delete may have remembered it
     return existed;
   }

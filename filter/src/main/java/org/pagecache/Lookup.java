@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import org.pagecache.internal.capture.PageSender;
 import org.pagecache.internal.fragments.GroupPages;
 import org.pagecache.internal.freshness.Freshness.Decision;
 import org.pagecache.internal.freshness.Freshness;
@@ -19,19 +20,21 @@ import org.pagecache.internal.near.HandlerConfirmations;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.stats.PageTrace;
-import org.pagecache.internal.capture.PageSender;
 import org.pagecache.internal.store.IdentityCopies;
 import org.pagecache.internal.store.PageCodec;
 import org.pagecache.internal.store.StoredPage.TagVersion;
 import org.pagecache.internal.store.StoredPage;
+import org.pagecache.store.Namespace;
 import org.pagecache.store.Store;
 
 /**
  * Finds the page for a request and classifies it ({@link Freshness}): from this JVM's near cache,
  * from another request of this JVM that built it meanwhile, or from memcached in one round trip
  * (the page; the handler's token with it unless this JVM confirmed it within {@code near.trust},
- * {@link HandlerConfirmations}; for a group's page its URL tag too, {@code GroupPages}). What it learns for later steps (the near cache entry, a wait already done, the vary
- * record) it keeps in the {@link PageRequest}.
+ * {@link HandlerConfirmations}; for a client without gzip the page's identity copy first, {@link
+ * IdentityCopies}; for a group's page its URL tag too, {@code GroupPages}). What it learns for later
+ * steps (the near cache entry, a wait already done, the vary record, a copy to make) it keeps in the
+ * {@link PageRequest}.
  */
 final class Lookup {
   private final Clock clock;
@@ -80,10 +83,8 @@ final class Lookup {
     // The token as this JVM knows it when memcached confirmed it within near.trust, as for a near
     // entry: the page alone then, one get (a refresh elsewhere is seen within the window, as documented).
     boolean tokenKnown = confirmations.tokenConfirmed(p.handler());
-    // (Not for a background rebuild's request: it is sent to rebuild the page, which a copy cannot stand for.)
-    if (tokenKnown && p.notes().visitor == null && !p.notes().background
-        && !PageSender.acceptsGzip(p.req().getHeader("Accept-Encoding"))) {
-      Found copy = identityCopy(p, key);
+    if (tokenKnown && readsCopies(p)) {
+      Found copy = identityCopy(p, key, askedAt);
       if (copy != null) {
         return copy;
       }
@@ -97,18 +98,32 @@ final class Lookup {
    * and was made after the last evict this JVM confirmed, else null (the page is read, and a copy
    * made from it if it is fresh). Judged as a near entry: the token and tag versions this JVM knows.
    */
-  private Found identityCopy(PageRequest p, String key) {
+  private Found identityCopy(PageRequest p, String key, long askedAt) {
     long evictions = confirmations.evictionsConfirmed(p.handler());
     if (evictions == HandlerConfirmations.UNKNOWN) {
       return null;
     }
     p.notes().copyStamp = evictions; // known before the page is read: a copy of it carries this
     IdentityCopies.Copy copy = copies.read(key);
-    Found f = copy == null || copy.evictions() != evictions ? null : judged(p, key, copy.page());
-    if (f != null && f.decision().state() == Freshness.State.FRESH && !Freshness.purged(f.page(), f.tagVersions())) {
-      return f;
+    if (copy == null || copy.evictions() != evictions) {
+      return null;
     }
-    return null;
+    p.notes().copyRead = copy;
+    Found f = judged(p, key, copy.page());
+    if (f == null || f.decision().state() != Freshness.State.FRESH) {
+      return null;
+    }
+    near.remember(Namespace.identityCopyOf(key), p.handler(), copy.page(), askedAt); // held as a page of its own
+    return f;
+  }
+
+  /**
+   * Whether this request reads identity copies: a client without gzip, anonymous. Not a background
+   * rebuild's request: it is sent to rebuild the page, which a copy cannot stand for.
+   */
+  private static boolean readsCopies(PageRequest p) {
+    return p.notes().visitor == null && !p.notes().background
+        && !PageSender.acceptsGzip(p.req().getHeader("Accept-Encoding"));
   }
 
   /** One key's value as a multi-get answers it: present keys only. */
@@ -168,10 +183,10 @@ final class Lookup {
     if (decision.state() == Freshness.State.FRESH) {
       near.remember(key, p.handler(), page, askedAt);
       // read at the page's own key (not a variant) by a client without gzip that looked for its copy
+      // and found none of this page (one of it that was not fresh, an early refresh, stays as it is)
       if (p.notes().copyStamp != HandlerConfirmations.UNKNOWN && p.notes().varyRecord == null
-          && IdentityCopies.copyable(page)) {
-        p.notes().copyPage = page;
-        p.notes().copyKey = key;
+          && IdentityCopies.copyable(page) && (p.notes().copyRead == null || !p.notes().copyRead.isOf(page))) {
+        p.notes().copyWanted = new IdentityCopies.Wanted(key, p.notes().copyStamp, page);
       }
     }
     return new Found(key, page, token, decision, versions);
@@ -210,6 +225,10 @@ final class Lookup {
    */
   private Found nearOrWaited(PageRequest p, String key, boolean mayWait) {
     NearCache.Entry entry = near.trusted(key, p.handler());
+    String copyKey = entry == null && near.enabled() && readsCopies(p) ? Namespace.identityCopyOf(key) : null;
+    if (copyKey != null) {
+      entry = near.trusted(copyKey, p.handler()); // its identity copy, read from memcached
+    }
     if (entry != null) {
       Found f = judged(p, key, entry.page());
       if (f != null && f.decision().state() == Freshness.State.FRESH) {

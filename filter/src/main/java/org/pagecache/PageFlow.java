@@ -26,7 +26,9 @@ import org.pagecache.store.StoreException;
  *   request checks (RequestParts)            cookie not ignored, Authorization, a body -> PASS
  *   session (AnonymousSessions)              signed-in user, sessions=off, a session attribute
  *                                            the handler's builds read -> PASS
- *   lookup ({@link Lookup}): near cache (trusted near.trust), or getMulti(token, page): one round trip
+ *   lookup ({@link Lookup}): near cache (trusted near.trust), or one round trip: get(page) (its
+ *                                            identity copy for a client without gzip), getMulti(token, page)
+ *                                            when the handler's token is not confirmed within near.trust
  *   {@link Route#decide} (pure): what the lookup found, the policy, the time ->
  *     SERVE_FRESH                            X-Cache: HIT
  *     PASS / BUILD_AFTER_REFUSAL             a refusal marker: hit-for-pass / hit-for-miss

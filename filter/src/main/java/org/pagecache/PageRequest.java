@@ -4,10 +4,12 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.pagecache.internal.key.RequestParts;
+import org.pagecache.internal.near.HandlerConfirmations;
 import org.pagecache.internal.near.NearCache;
 import org.pagecache.internal.near.WaitingList;
 import org.pagecache.internal.stats.HandlerRecorder;
 import org.pagecache.internal.stats.PageTrace;
+import org.pagecache.internal.store.IdentityCopies;
 import org.pagecache.internal.store.StoredPage;
 
 /**
@@ -59,14 +61,14 @@ record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain 
     StoredPage built;
     byte[] builtIdentity;
     /**
-     * For a client without gzip: the handler's evictions value the lookup knew before it read the
-     * page ({@code HandlerConfirmations.UNKNOWN} when none), and the page it found fresh in memcached
-     * under {@code copyKey} that wants an identity copy, written when it is inflated for this
-     * request (IdentityCopies); null when none.
+     * For a client without gzip (IdentityCopies): the handler's evictions value the lookup knew
+     * before it read the page ({@code HandlerConfirmations.UNKNOWN}: it looked for no copy), the
+     * copy it read, and the copy to make when the page it found is served (written as the page is
+     * inflated for this request).
      */
-    long copyStamp = org.pagecache.internal.near.HandlerConfirmations.UNKNOWN;
-    StoredPage copyPage;
-    String copyKey;
+    long copyStamp = HandlerConfirmations.UNKNOWN;
+    IdentityCopies.Copy copyRead;
+    IdentityCopies.Wanted copyWanted;
 
     /** Ends this request's wait in the JVM: a leader's close releases whoever still waits with it. */
     void leaveWaitingList() {

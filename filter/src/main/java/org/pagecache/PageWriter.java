@@ -25,6 +25,7 @@ import org.pagecache.internal.store.StoredPage.TagVersion;
 import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
+import org.pagecache.store.Values;
 
 /**
  * Writes what a build decided to the store: the page (with its tags' versions and the headers it
@@ -32,8 +33,6 @@ import org.pagecache.store.StoreException;
  * on to the requests of this JVM waiting for it.
  */
 final class PageWriter {
-  private static final long THIRTY_DAYS_SECONDS = 30L * 24 * 3600;
-
   /**
    * The pieces of the cache a writer uses, made once ({@link PageFlow}).
    *
@@ -186,8 +185,7 @@ final class PageWriter {
   }
 
   private static int storeTtlSeconds(Duration d) {
-    long s = Math.max(1, (d.toMillis() + 999) / 1000);
-    return (int) Math.min(s, THIRTY_DAYS_SECONDS); // above 30 days memcached reads an absolute time
+    return Values.expirySeconds(d.toMillis());
   }
 
   /** Headers the response says it varies on, beyond the policy's and Accept-Encoding, with this request's values. */

@@ -51,8 +51,9 @@ final class Responder {
 
   /** Serves a stored page, counting its views and filling its counters in: live even on a hit. */
   void serve(PageRequest p, StoredPage page, CacheStatus status) throws IOException {
-    if (p.notes().copyPage == page && !page.gzipped()) { // stored uncompressed: the copy is the page itself
-      copies.write(p.notes().copyKey, p.notes().copyStamp, page, page.body(), clock.millis());
+    IdentityCopies.Wanted copy = p.notes().copyWanted;
+    if (copy != null && copy.page() == page && !page.gzipped()) { // stored uncompressed: the copy is the page itself
+      copies.write(copy.pageKey(), copy.evictions(), page, page.body(), clock.millis());
     }
     Map<String, Long> counts = p.viewsNothing() || page.viewKeys().isEmpty() ? Map.of() : live.count(page.viewKeys());
     PageSender.send(p.req(), p.res(), page, clock.millis(), label(status),
@@ -71,12 +72,13 @@ final class Responder {
       return () -> built;
     }
     Supplier<byte[]> inflated = near.identityBody(p.notes().nearEntry, page);
-    if (p.notes().copyPage != page) {
+    IdentityCopies.Wanted copy = p.notes().copyWanted;
+    if (copy == null || copy.page() != page) {
       return inflated;
     }
     return () -> {
       byte[] body = inflated.get();
-      copies.write(p.notes().copyKey, p.notes().copyStamp, page, body, clock.millis());
+      copies.write(copy.pageKey(), copy.evictions(), page, body, clock.millis());
       return body;
     };
   }

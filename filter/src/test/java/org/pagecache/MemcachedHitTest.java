@@ -33,6 +33,8 @@ class MemcachedHitTest {
   static MemcachedExtension memcached = MemcachedExtension.nodes(1);
 
   private static final String[] GZIP = {"Accept-Encoding", "gzip"};
+  /** A page just below the largest max.entry.size: its copy (page, headers, envelope) would be over it. */
+  private static final int BIG_PAGE = 1_047_500;
 
   private final MutableClock clock = new MutableClock();
   private final List<AutoCloseable> opened = new ArrayList<>();
@@ -57,7 +59,14 @@ class MemcachedHitTest {
     return site.handler("p", SiteServlets.page(), "/p/*").handler("s", SiteServlets.of((req, res, call) -> {
       res.setContentType("text/html;charset=UTF-8");
       res.getWriter().print("small call " + call);
-    }), "/s/*").start();
+    }), "/s/*").handler("t", SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html;charset=UTF-8");
+      res.setHeader("X-Cache-Tags", "news");
+      res.getWriter().print("<p>tagged call " + call + "</p>" + SiteServlets.filler(20));
+    }), "/t/*").handler("big", SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html;charset=UTF-8");
+      res.getWriter().print(("<p>big call " + call + "</p>" + SiteServlets.filler(40_000)).substring(0, BIG_PAGE));
+    }), "/big/*").start();
   }
 
   private static String copyKey(CachedSite site, String path) {
@@ -202,5 +211,50 @@ class MemcachedHitTest {
     HttpResponse<byte[]> after = site.get("/p/1");
     assertEquals("MISS", xcache(after), "once the handler's evictions are seen changed, the copy is not trusted");
     assertTrue(Http.text(after).contains("call 2"));
+  }
+
+  @Test
+  void aTagInvalidationLeavesTheCopyUnserved() {
+    CachedSite site = site();
+    assertEquals("MISS", xcache(site.get("/t/1")));
+    assertEquals("HIT", xcache(site.get("/t/1")));
+    assertNotNull(store.get(Namespace.identityCopyOf(site.pageKey("t", "/t/1", null))));
+    site.cache.invalidateTag("news");
+    HttpResponse<byte[]> after = site.get("/t/1");
+    assertEquals("MISS", xcache(after), "the copy carries the page's tag versions: stale with it");
+    assertTrue(Http.text(after).contains("tagged call 2"));
+  }
+
+  @Test
+  void aCopyTooLargeToStoreIsNotMadeAndTheClientIsServed() {
+    CachedSite site = site("max.entry.size", "1047552");
+    assertEquals("MISS", xcache(site.get("/big/1")));
+    for (int i = 0; i < 2; i++) {
+      HttpResponse<byte[]> hit = site.get("/big/1");
+      assertEquals(200, hit.statusCode(), "never a 5xx for a copy that cannot be stored");
+      assertEquals("HIT", xcache(hit));
+      assertEquals(BIG_PAGE, hit.body().length);
+    }
+    assertTrue(store.get(Namespace.identityCopyOf(site.pageKey("big", "/big/1", null))) == null,
+        "the page fits gzipped; its identity copy would not");
+  }
+
+  @Test
+  void withANearCacheACopyReadFromMemcachedIsHeldInTheJvm() {
+    CachedSite site = site("near.size", "16m");
+    assertEquals("MISS", xcache(site.get("/p/1")));
+    // As on a server that did not build the page: this JVM holds neither the page nor its copy.
+    site.cache.engine.near.drop(site.pageKey("p", "/p/1", null));
+    assertEquals("HIT", xcache(site.get("/p/1"))); // reads the page, makes the copy
+    site.cache.engine.near.drop(site.pageKey("p", "/p/1", null));
+    store.clear();
+    assertEquals("HIT", xcache(site.get("/p/1")));
+    assertEquals(List.of("get " + copyKey(site, "/p/1")), store.calls().stream().map(c -> c.op() + " " + c.key())
+        .toList(), "the copy read from memcached once");
+    store.clear();
+    for (int i = 0; i < 5; i++) {
+      assertEquals("HIT", xcache(site.get("/p/1")));
+    }
+    assertTrue(store.calls().isEmpty(), "then held in this JVM's near cache: " + store.calls());
   }
 }

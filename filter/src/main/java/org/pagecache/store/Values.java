@@ -15,7 +15,19 @@ public final class Values {
   /** 1 MiB minus room for the longest key and memcached's item header (about 60 bytes). */
   public static final int MAX_VALUE_BYTES = 1024 * 1024 - 1024;
 
+  /** memcached reads an expiry above 30 days as an absolute Unix time. */
+  private static final long MAX_RELATIVE_EXPIRY_SECONDS = 30L * 24 * 3600;
+
   private Values() {}
+
+  /**
+   * The expiry that keeps a value for {@code millis}: whole seconds rounded up, at least 1, at most
+   * 30 days (memcached would read more as an absolute time, already past).
+   */
+  public static int expirySeconds(long millis) {
+    long s = Math.max(1, (millis + 999) / 1000);
+    return (int) Math.min(s, MAX_RELATIVE_EXPIRY_SECONDS);
+  }
 
   /**
    * Throws {@link IllegalArgumentException} naming the key and the size when {@code value} is too

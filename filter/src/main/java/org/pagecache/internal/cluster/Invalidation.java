@@ -2,6 +2,7 @@ package org.pagecache.internal.cluster;
 
 import java.nio.charset.StandardCharsets;
 import org.pagecache.internal.freshness.Evictions;
+import org.pagecache.internal.store.IdentityCopies;
 import org.pagecache.internal.freshness.Versions;
 import org.pagecache.store.Store;
 
@@ -108,6 +109,7 @@ public record Invalidation(Kind kind, String key, long version) {
         store.set(holdOffKey(key), "1".getBytes(StandardCharsets.US_ASCII), HOLD_OFF_SECONDS); // before the delete
         store.delete(key);
         Evictions.deleted(store, key, System.currentTimeMillis()); // seen by that cluster's near caches
+        IdentityCopies.delete(store, key); // and its copies no longer trusted: this only saves the memory
       }
       case EMPTY -> throw new IllegalStateException("an emptying is delivered by the RemoteCluster");
     }

@@ -13,6 +13,7 @@ import org.pagecache.internal.freshness.Freshness;
 import org.pagecache.internal.freshness.TagVersions;
 import org.pagecache.internal.freshness.UpdateTokens;
 import org.pagecache.internal.freshness.Versions;
+import org.pagecache.internal.store.IdentityCopies;
 import org.pagecache.internal.store.StoredPage;
 import org.pagecache.internal.store.PageCodec;
 import org.pagecache.store.Namespace;
@@ -163,6 +164,7 @@ final class WarmUp {
       Map<String, Long> warmVersions) throws StaleCopy {
     if (local.get(Invalidation.holdOffKey(pageKey)) != null) {
       local.delete(pageKey);
+      IdentityCopies.delete(local, pageKey); // one a lookup made meanwhile may carry the evictions value after the evict
       throw new StaleCopy();
     }
     if (!fresh(page, handler, warmToken, warmVersions, clock.millis())) {

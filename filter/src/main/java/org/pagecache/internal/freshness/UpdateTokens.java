@@ -15,7 +15,8 @@ import org.pagecache.store.StoreException;
  * without leaving a generation of garbage keys behind (unlike key-prefix versioning: the page keys
  * stay the same and are overwritten on rebuild).
  *
- * <p>Tokens never expire (they are tiny and read on every request, so they stay hot), which keeps
+ * <p>Tokens never expire (they are tiny and read at least once per {@code near.trust} by every JVM
+ * serving the handler, so they stay hot), which keeps
  * each token alive at least as long as the longest-lived page of its handler. Against eviction or a
  * node that restarts, each JVM remembers the largest token it has seen per handler, uses the larger
  * of that and what memcached says, and puts a lost token back with {@code add} (never overwriting a
@@ -39,8 +40,8 @@ public final class UpdateTokens {
   }
 
   /**
-   * The token to judge pages by, from the value memcached returned in the lookup's multi-get
-   * (null when memcached has none). Repairs a lost token; the repair's failure is not the
+   * The token to judge pages by, from the value memcached returned (null when it has none): to a
+   * handler's confirmation ({@code HandlerConfirmations}), a lookup's multi-get or a build's second look. Repairs a lost token; the repair's failure is not the
    * request's problem.
    */
   public long effective(String handler, byte[] fromStore) {

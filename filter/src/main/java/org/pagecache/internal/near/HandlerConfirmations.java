@@ -97,7 +97,9 @@ public final class HandlerConfirmations {
   public void evicted(String handler) {
     Handler h = handlers.get(handler);
     if (h != null) {
-      h.askedAtMillis = NEVER;
+      synchronized (h) { // after a renewal under way, which may have read the evictions key before the evict
+        h.askedAtMillis = NEVER;
+      }
     }
   }
 

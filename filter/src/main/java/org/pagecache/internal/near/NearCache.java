@@ -12,6 +12,7 @@ import org.pagecache.internal.capture.BodyEncoding;
 import org.pagecache.internal.store.StoredPage;
 import org.pagecache.internal.store.StoredPage.Header;
 import org.pagecache.internal.store.StoredPage.TagVersion;
+import org.pagecache.store.Namespace;
 
 /**
  * The pages this JVM served recently, decoded, so a hot page costs no memcached round trip: a
@@ -34,6 +35,8 @@ import org.pagecache.internal.store.StoredPage.TagVersion;
  * clients without gzip, a page's inflated body is an entry of its own in the same bound: Caffeine's
  * admission (W-TinyLFU, by how often each is read) weighs keeping a hot page's inflated body against
  * keeping a colder page at all, so a hot page is inflated once and a page read rarely on its serve.
+ * A page's identity copy read from memcached ({@code IdentityCopies}) is held under the copy's key,
+ * as a page of its own.
  *
  * <pre>{@code
  * NearCache near = NearCache.of(64L << 20, Duration.ofSeconds(1), clock, 1 << 23);
@@ -133,11 +136,15 @@ public final class NearCache {
         : new Entry(key, handler, page, verifiedAtMillis));
   }
 
-  /** Forgets one page (an evict, or an entry found no longer servable). */
+  /** Forgets one page, its inflated body and its identity copy (an evict, or an entry found no longer servable). */
   public void drop(String key) {
     if (cache != null) {
       cache.invalidate(key);
       cache.invalidate(Inflated.key(key));
+      String copy = Namespace.identityCopyOf(key);
+      if (copy != null) {
+        cache.invalidate(copy);
+      }
     }
   }
 

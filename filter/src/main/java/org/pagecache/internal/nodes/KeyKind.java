@@ -7,7 +7,7 @@ import org.pagecache.store.Namespace;
  * live while its node is down.
  */
 enum KeyKind {
-  /** Pages and their rebuild locks: short-lived in the gutter while their node is down. */
+  /** Pages, their identity copies and rebuild locks: short-lived in the gutter while their node is down. */
   GUTTERABLE,
   /**
    * Update tokens, tag versions and the backlogs kept for other clusters: values that lead with a
@@ -25,10 +25,14 @@ enum KeyKind {
       this.prefix = namespace.name() + Namespace.FORMAT + ":";
     }
 
-    /** The handler part of a page key ({@code ns:p:handler:request}), null for any other key. */
+    /**
+     * The handler part of a page key ({@code ns:p:handler:request}) or of its identity copy's
+     * ({@code ns:i:...}, placed as the page is), null for any other key.
+     */
     String handlerPartOfPage(String key) {
       int at = prefix.length();
-      if (key.length() <= at + 2 || !key.startsWith(prefix) || key.charAt(at) != 'p' || key.charAt(at + 1) != ':') {
+      if (key.length() <= at + 2 || !key.startsWith(prefix) || (key.charAt(at) != 'p' && key.charAt(at) != 'i')
+          || key.charAt(at + 1) != ':') {
         return null;
       }
       int end = key.indexOf(':', at + 2);
@@ -40,7 +44,7 @@ enum KeyKind {
         return NODE_ONLY;
       }
       return switch (key.charAt(prefix.length())) {
-        case 'p', 'l' -> GUTTERABLE;
+        case 'p', 'i', 'l' -> GUTTERABLE;
         case 't', 'g', 'b' -> CONTROL;
         default -> NODE_ONLY;
       };

@@ -1,12 +1,12 @@
 package org.pagecache.internal.store;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
-import org.pagecache.internal.store.StoredPage.Header;
 import org.pagecache.store.Namespace;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
+import org.pagecache.store.Values;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What clients without gzip are sent, kept beside the page: a page is stored gzipped (a browser's
@@ -31,24 +31,41 @@ import org.pagecache.store.StoreException;
  * never trusted once the evict is seen, here at once (the evict deletes the copy too and confirms
  * the handler again), elsewhere within {@code near.trust}.
  *
+ * <p>Not made beyond {@code max.entry.size}; a failed write only means no copy (the next such
+ * client inflates the page, as before).
+ *
  * <p>Stored as {@code 'C'}, the evictions value (8 bytes), then the page as {@link PageCodec}
  * encodes it.
  */
 public final class IdentityCopies {
   static final byte COPY_FORMAT = 'C';
+  /** The copy's envelope before the page: its format byte and the evictions value. */
+  private static final int HEADER_BYTES = 9;
   /** A copy that would live less than this is not worth its write. */
   private static final long MIN_LIFE_MILLIS = 2_000;
+  private static final Logger log = LoggerFactory.getLogger(IdentityCopies.class);
 
   private final Store store;
   private final PageCodec codec;
+  private final int maxEntrySize;
 
-  public IdentityCopies(Store store, PageCodec codec) {
+  /** @param maxEntrySize {@code max.entry.size}: a copy larger than a page may be is not made */
+  public IdentityCopies(Store store, PageCodec codec, int maxEntrySize) {
     this.store = store;
     this.codec = codec;
+    this.maxEntrySize = maxEntrySize;
   }
 
   /** A copy as stored: the evictions value its writer knew before reading the page, and the page with its identity body. */
-  public record Copy(long evictions, StoredPage page) {}
+  public record Copy(long evictions, StoredPage page) {
+    /** Whether this copy was made from {@code page} (the same build): then it need not be made again. */
+    public boolean isOf(StoredPage page) {
+      return this.page.builtAtMillis() == page.builtAtMillis() && this.page.etag().equals(page.etag());
+    }
+  }
+
+  /** A copy to make of {@code page}, read under {@code pageKey}, once its identity body is known. */
+  public record Wanted(String pageKey, long evictions, StoredPage page) {}
 
   /** Whether a page a client without gzip was served has a copy: any page (not a refusal marker, not a vary record). */
   public static boolean copyable(StoredPage page) {
@@ -56,60 +73,64 @@ public final class IdentityCopies {
   }
 
   /**
-   * The copy of the page under {@code pageKey}, or null when there is none (or garbage: a miss).
-   *
-   * @throws StoreException when memcached cannot be read
+   * The copy of the page under {@code pageKey}, or null when there is none, it is garbage, or
+   * memcached cannot be read (the page is read then, which fails open as every lookup does).
    */
   public Copy read(String pageKey) {
     String key = Namespace.identityCopyOf(pageKey);
     if (key == null) {
       return null;
     }
-    byte[] bytes = store.get(key);
-    if (bytes == null || bytes.length < 10 || bytes[0] != COPY_FORMAT) {
+    byte[] bytes;
+    try {
+      bytes = store.get(key);
+    } catch (StoreException e) {
       return null;
     }
-    StoredPage page = codec.decode(key, bytes, 9);
+    if (bytes == null || bytes.length <= HEADER_BYTES || bytes[0] != COPY_FORMAT) {
+      return null;
+    }
+    StoredPage page = codec.decode(key, bytes, HEADER_BYTES);
     return page == null ? null : new Copy(ByteBuffer.wrap(bytes, 1, 8).getLong(), page);
   }
 
   /**
    * Stores the copy of {@code page} (read from memcached under {@code pageKey}): with its
    * {@code identity} body when it is gzipped, else the page itself, for as long as the page stays
-   * fresh; a failed write only costs the next such client an inflate.
+   * fresh. Never fails the request: a copy not made (too large for max.entry.size, memcached
+   * failing) costs the next such client an inflate, and the failure is the store's to count.
    *
    * @param evictions the handler's evictions value this JVM knew before the page was read
    */
   public void write(String pageKey, long evictions, StoredPage page, byte[] identity, long nowMillis) {
     String key = Namespace.identityCopyOf(pageKey);
     long life = page.freshUntilMillis() - nowMillis;
-    if (key == null || life < MIN_LIFE_MILLIS || !copyable(page)) {
+    if (key == null || life < MIN_LIFE_MILLIS || !copyable(page) || identity.length > maxEntrySize) {
       return;
     }
-    byte[] encoded = codec.encode(page.gzipped() ? copyOf(page, identity) : page);
-    byte[] bytes = ByteBuffer.allocate(9 + encoded.length).put(COPY_FORMAT).putLong(evictions).put(encoded).array();
+    byte[] encoded = codec.encode(page.gzipped() ? page.withIdentityBody(identity) : page);
+    if (HEADER_BYTES + encoded.length > maxEntrySize) {
+      return;
+    }
+    byte[] bytes = ByteBuffer.allocate(HEADER_BYTES + encoded.length).put(COPY_FORMAT).putLong(evictions)
+        .put(encoded).array();
     try {
-      store.set(key, bytes, (int) Math.max(1, life / 1000));
-    } catch (StoreException e) {
-      // the next client without gzip inflates the page, as before
+      store.set(key, bytes, Values.expirySeconds(life));
+    } catch (RuntimeException e) { // a StoreException, or a value memcached refuses: never the request's failure
+      log.debug("pagecache: identity copy of {} not stored ({})", pageKey, e.toString());
     }
   }
 
-  /** Deletes the copy of the page under {@code pageKey} (an evict). */
-  public void delete(String pageKey) {
+  /** Deletes the copy of the page under {@code pageKey} (an evict); memcached failing leaves it to its stamp. */
+  public static void delete(Store store, String pageKey) {
     String key = Namespace.identityCopyOf(pageKey);
-    if (key != null) {
-      store.delete(key);
+    if (key == null) {
+      return;
     }
-  }
-
-  /** The page with its identity body; its answer still varies on Accept-Encoding, as the page's. */
-  static StoredPage copyOf(StoredPage page, byte[] identity) {
-    List<Header> headers = new ArrayList<>(page.headers().size() + 1);
-    headers.addAll(page.headers());
-    headers.add(new Header("Vary", "Accept-Encoding"));
-    return new StoredPage(page.status(), headers, identity, false, page.etag(), page.builtAtMillis(),
-        page.freshUntilMillis(), page.buildMillis(), page.token(), page.tags(), page.viewKeys(), page.placeholders(),
-        page.vary(), null, page.mustRevalidate(), page.refusals());
+    try {
+      store.delete(key);
+    } catch (StoreException e) {
+      // not trusted anyway once the evict is seen: it carries the evictions value from before it
+    }
   }
 }

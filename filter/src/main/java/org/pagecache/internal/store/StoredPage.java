@@ -1,5 +1,6 @@
 package org.pagecache.internal.store;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -75,6 +76,18 @@ public record StoredPage(
   public static StoredPage varyRecord(List<String> names, long nowMillis) {
     return new StoredPage(0, List.of(), new byte[0], false, "", nowMillis, nowMillis, 0, 0, List.of(), List.of(),
         false, names.stream().map(n -> new Header(n, "")).toList(), null, false, 0);
+  }
+
+  /**
+   * The same page with {@code identity}, its gzipped body inflated, as its body and one more
+   * header: the answer still varies on Accept-Encoding, as the gzipped page's does.
+   */
+  public StoredPage withIdentityBody(byte[] identity) {
+    List<Header> withVary = new ArrayList<>(headers.size() + 1);
+    withVary.addAll(headers);
+    withVary.add(new Header("Vary", "Accept-Encoding"));
+    return new StoredPage(status, withVary, identity, false, etag, builtAtMillis, freshUntilMillis, buildMillis, token,
+        tags, viewKeys, placeholders, vary, uncacheableReason, mustRevalidate, refusals);
   }
 
   /** True for the record of a URL whose responses vary (no status, not a refusal marker). */
