@@ -257,4 +257,24 @@ class MemcachedHitTest {
     }
     assertTrue(store.calls().isEmpty(), "then held in this JVM's near cache: " + store.calls());
   }
+
+  @Test
+  void aCopyAnswersConditionalRangeAndHeadRequestsAsThePageDoes() {
+    CachedSite site = site();
+    HttpResponse<byte[]> full = builtAndCopied(site, "/p/1");
+    String etag = full.headers().firstValue("ETag").orElseThrow();
+    store.clear();
+    HttpResponse<byte[]> notModified = site.get("/p/1", "If-None-Match", etag);
+    assertEquals(304, notModified.statusCode());
+    assertEquals(0, notModified.body().length);
+    HttpResponse<byte[]> range = site.get("/p/1", "Range", "bytes=6-11");
+    assertEquals(206, range.statusCode());
+    assertArrayEquals(java.util.Arrays.copyOfRange(full.body(), 6, 12), range.body());
+    HttpResponse<byte[]> head = Http.head(site.uri("/p/1"));
+    assertEquals(200, head.statusCode());
+    assertEquals(String.valueOf(full.body().length), head.headers().firstValue("Content-Length").orElse(null));
+    assertEquals(0, head.body().length);
+    assertEquals(List.of("get", "get", "get"), store.calls().stream().map(RecordingStore.Call::op).toList(),
+        "each answered from the copy alone: " + store.calls());
+  }
 }
