@@ -129,7 +129,7 @@ final class Engine {
     this.confirmations = new HandlerConfirmations(this.store, config.namespace, tokens, clock,
         config.nearTrust.toMillis());
     this.near = NearCache.of(config.nearSize, config.nearTrust, clock, config.maxEntrySize * 8, confirmations);
-    this.copies = new IdentityCopies(this.store, codec, config.maxEntrySize);
+    this.copies = new IdentityCopies(this.store, codec, config.maxEntrySize, config.identityCopies);
     this.nearSizedBy = config.nearSizeWhy;
     if (near.enabled()) {
       log.info("pagecache: near cache of {} MiB ({})", config.nearSize >> 20, config.nearSizeWhy);

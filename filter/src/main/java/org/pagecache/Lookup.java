@@ -118,11 +118,12 @@ final class Lookup {
   }
 
   /**
-   * Whether this request reads identity copies: a client without gzip, anonymous. Not a background
+   * Whether this request reads identity copies: {@code identity.copies=on}, a client without gzip,
+   * anonymous. Not a background
    * rebuild's request: it is sent to rebuild the page, which a copy cannot stand for.
    */
-  private static boolean readsCopies(PageRequest p) {
-    return p.notes().visitor == null && !p.notes().background
+  private boolean readsCopies(PageRequest p) {
+    return copies.on() && p.notes().visitor == null && !p.notes().background
         && !PageSender.acceptsGzip(p.req().getHeader("Accept-Encoding"));
   }
 

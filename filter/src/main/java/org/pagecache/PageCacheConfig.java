@@ -78,6 +78,7 @@ public final class PageCacheConfig {
     d.put("tag.cache", "1s");
     d.put("near.size", "auto");
     d.put("near.trust", "1s");
+    d.put("identity.copies", "on");
     d.put("replica.lag", "5s");
     d.put("retry.interval", "1s");
     d.put("counters", "local-aggregation=1s");
@@ -112,6 +113,8 @@ public final class PageCacheConfig {
   final IgnoredParameters ignoredParameters;
   /** tags.headers=pass: Surrogate-Key, Cache-Tag and xkey go on to the client (a CDN in front). */
   final boolean passTagHeaders;
+  /** identity.copies=on: a gzipped page's identity copy kept beside it for clients without gzip (issue 38). */
+  final boolean identityCopies;
   final int maxEntrySize;
   final String header;
   final Duration lockTtl;
@@ -187,6 +190,7 @@ public final class PageCacheConfig {
     ignoredParameters = check(errors, () -> IgnoredParameters.parse("params.ignore", v.get("params.ignore"),
         "params.keep", v.get("params.keep")), IgnoredParameters.builtIn());
     passTagHeaders = check(errors, () -> tagHeaders(v.get("tags.headers")), false);
+    identityCopies = check(errors, () -> identityCopies(v.get("identity.copies")), true);
     maxEntrySize = check(errors, () -> entrySize(v.get("max.entry.size")), 1_000_000);
     header = check(errors, () -> headerName(v.get("header")), "X-Cache");
     lockTtl = check(errors, () -> expiry("lock.ttl", v), Duration.ofSeconds(10));
@@ -531,6 +535,15 @@ public final class PageCacheConfig {
           + Values.MAX_VALUE_BYTES + " bytes (memcached's item limit is 1 MiB including the key)");
     }
     return size;
+  }
+
+  private static boolean identityCopies(String value) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "on" -> true;
+      case "off" -> false;
+      default -> throw new IllegalArgumentException("identity.copies: '" + value + "' must be on (clients without gzip"
+          + " read a page's identity copy kept beside it in memcached) or off (they get the stored gzip body inflated)");
+    };
   }
 
   private static boolean tagHeaders(String value) {

@@ -156,6 +156,19 @@ class MemcachedHitTest {
   }
 
   @Test
+  void withIdentityCopiesOffAClientWithoutGzipReadsThePageAndInflatesIt() {
+    CachedSite site = site("identity.copies", "off");
+    site.get("/p/1");
+    store.clear();
+    for (int i = 0; i < 3; i++) {
+      assertEquals("HIT", xcache(site.get("/p/1")));
+    }
+    assertEquals(List.of("get", "get", "get"), store.calls().stream().map(RecordingStore.Call::op).toList());
+    assertEquals(3, store.keys("get").stream().filter(site.pageKey("p", "/p/1", null)::equals).count(),
+        "the page each time, no copy read or made: " + store.calls());
+  }
+
+  @Test
   void aPageStoredUncompressedIsItsOwnCopy() {
     CachedSite site = site();
     assertEquals("MISS", xcache(site.get("/s/1"))); // below gzip's threshold: stored as is

@@ -1,6 +1,7 @@
 package org.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -100,6 +101,15 @@ class PageCacheConfigTest {
       assertTrue(m.contains("near.size: '" + bad + "' is not a share of the heap; use a whole percentage from 1% to 50%,"
           + " e.g. 10%"), m);
     }
+  }
+
+  @Test
+  void identityCopiesAreOnByDefaultAndOnOrOff() {
+    assertTrue(config(Map.of(), Map.of(), Map.of()).identityCopies);
+    assertFalse(config(Map.of("identity.copies", "OFF"), Map.of(), Map.of()).identityCopies);
+    String m = assertThrows(IllegalArgumentException.class,
+        () -> config(Map.of("identity.copies", "sometimes"), Map.of(), Map.of())).getMessage();
+    assertTrue(m.contains("identity.copies: 'sometimes' must be on"), m);
   }
 
   @Test

@@ -48,12 +48,22 @@ public final class IdentityCopies {
   private final Store store;
   private final PageCodec codec;
   private final int maxEntrySize;
+  private final boolean on;
 
-  /** @param maxEntrySize {@code max.entry.size}: a copy larger than a page may be is not made */
-  public IdentityCopies(Store store, PageCodec codec, int maxEntrySize) {
+  /**
+   * @param maxEntrySize {@code max.entry.size}: a copy larger than a page may be is not made
+   * @param on           {@code identity.copies}: off, none is read or made
+   */
+  public IdentityCopies(Store store, PageCodec codec, int maxEntrySize, boolean on) {
     this.store = store;
     this.codec = codec;
     this.maxEntrySize = maxEntrySize;
+    this.on = on;
+  }
+
+  /** Whether copies are read and made ({@code identity.copies}). */
+  public boolean on() {
+    return on;
   }
 
   /** A copy as stored: the evictions value its writer knew before reading the page, and the page with its identity body. */
