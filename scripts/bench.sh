@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every benchmark and regenerates the figures in BENCHMARKS.md (about 20 minutes on 2 cores, the long-tail scenario included).
+# Runs every benchmark and regenerates the figures in BENCHMARKS.md (about 25 minutes on 2 cores, the long-tail and memcached-hit scenarios included).
 # Loopback only: starts its own memcached processes on free ports and embedded Jetty servers.
 #   1. builds the benchmarks module (benchmarks/src/main/java/org/pagecache/bench) and the filter it
 #      measures, in the reactor (nothing is installed in ~/.m2)
