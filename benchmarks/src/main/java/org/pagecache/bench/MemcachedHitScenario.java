@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +22,6 @@ import java.util.Map;
 import java.util.Set;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.pagecache.PageCache;
-import org.pagecache.PageCacheConfig;
 import org.pagecache.PageCacheFilter;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.testing.JettyServer;
@@ -69,12 +67,12 @@ final class MemcachedHitScenario {
       ProxyScenario wrk = new ProxyScenario(memcached, settings, out, "memhit");
       Path dir = out.resolve("memhit").toAbsolutePath();
       Files.createDirectories(dir);
-      Path plain = script(dir, "uniform.lua", uniformLua(false));
-      Path gzip = script(dir, "uniform-gzip.lua", uniformLua(true));
+      Path plain = WrkRounds.script(dir, "uniform.lua", uniformLua(false));
+      Path gzip = WrkRounds.script(dir, "uniform-gzip.lua", uniformLua(true));
       String servers = memcached.node(0).address();
-      PageCacheFilter filter = new PageCacheFilter(settings(servers, "mh").set("near.size", "0").build());
+      PageCacheFilter filter = new PageCacheFilter(LongTailScenario.settings(servers, "mh").set("near.size", "0").build());
       // Builds: pages never seen, at URLs of their own (the filters of one context share the first one's cache).
-      PageCacheFilter fresh = new PageCacheFilter(settings(servers, "mhb").build());
+      PageCacheFilter fresh = new PageCacheFilter(LongTailScenario.settings(servers, "mhb").build());
       try (MemcachedStore oneGetStore = new MemcachedStore(MemcachedStore.Settings.defaults(servers));
           JettyServer app = JettyServer.start(ctx -> {
             ctx.addFilter(new FilterHolder(filter), "/cached/*", EnumSet.of(DispatcherType.REQUEST));
@@ -116,7 +114,7 @@ final class MemcachedHitScenario {
         for (Path script : List.of(plain, gzip)) {
           String clients = script == plain ? "without gzip" : "with gzip";
           for (Way w : ways) {
-            wrk(wrk, w, script, Duration.ofSeconds(2)); // warm-up of the JIT and connections
+            WrkRounds.run(wrk, w.base, script, Duration.ofSeconds(2)); // warm-up of the JIT and connections
           }
           Map<String, List<double[]>> rounds = new LinkedHashMap<>();
           Map<String, long[]> trips = new LinkedHashMap<>();
@@ -124,21 +122,21 @@ final class MemcachedHitScenario {
             for (Way w : ways) {
               long before = w.cache != null ? w.cache.store().roundTrips() : 0;
               long cpuBefore = cpuNanos();
-              String o = wrk(wrk, w, script, ROUND);
+              String o = WrkRounds.run(wrk, w.base, script, ROUND);
               long cpu = cpuNanos() - cpuBefore;
               long requests = Long.parseLong(ProxyScenario.first(o, "(\\d+) requests in"));
               rounds.computeIfAbsent(w.id, k -> new ArrayList<>())
-                  .add(new double[] {rps(o), ProxyScenario.latency(o, "50%"), ProxyScenario.latency(o, "99%"),
+                  .add(new double[] {WrkRounds.rps(o), ProxyScenario.latency(o, "50%"), ProxyScenario.latency(o, "99%"),
                       cpu / 1000.0 / requests});
               long[] tr = trips.computeIfAbsent(w.id, k -> new long[2]);
               tr[0] += w.cache != null ? w.cache.store().roundTrips() - before : 0;
               tr[1] += requests;
               MacroBench.progress(String.format(Locale.ROOT, "memhit %s round %d %s: %.0f req/s", clients, r + 1,
-                  w.id, rps(o)));
+                  w.id, WrkRounds.rps(o)));
             }
           }
           Map<String, Double> medians = new LinkedHashMap<>();
-          ways.forEach(w -> medians.put(w.id, median(rounds.get(w.id), 0)));
+          ways.forEach(w -> medians.put(w.id, WrkRounds.median(rounds.get(w.id), 0)));
           Double limit = medians.get("limit");
           Double oneGet = medians.get("oneget");
           for (Way w : ways) {
@@ -147,9 +145,9 @@ final class MemcachedHitScenario {
             StringBuilder each = new StringBuilder();
             rs.forEach(x -> each.append(each.length() == 0 ? "" : ", ").append(num(x[0], 0)));
             long[] tr = trips.get(w.id);
-            t.row(clients, w.name, num(m, 0), each.toString(), num(median(rs, 1), 2), num(median(rs, 2), 2),
+            t.row(clients, w.name, num(m, 0), each.toString(), num(WrkRounds.median(rs, 1), 2), num(WrkRounds.median(rs, 2), 2),
                 limit == null ? "–" : num(m / limit, 2), oneGet == null ? "–" : num(m / oneGet, 2),
-                num(median(rs, 3), 1), w.cache == null ? "–" : num((double) tr[0] / tr[1], 3));
+                num(WrkRounds.median(rs, 3), 1), w.cache == null ? "–" : num((double) tr[0] / tr[1], 3));
           }
           if (medians.containsKey("pagecache") && oneGet != null) {
             summary.add(String.format(Locale.ROOT, "memhit, clients %s: PageCache %.0f req/s, %.2f of one get%s",
@@ -161,14 +159,14 @@ final class MemcachedHitScenario {
         if (ROWS.contains("builds")) {
           // Building and storing pages that cost the application nothing: wrk asks pages never seen, in order.
           for (boolean gz : new boolean[] {false, true}) {
-            Path script = script(dir, gz ? "new-gzip.lua" : "new.lua", newPagesLua(gz));
+            Path script = WrkRounds.script(dir, gz ? "new-gzip.lua" : "new.lua", newPagesLua(gz));
             MacroBench.progress("memhit: builds, clients " + (gz ? "with" : "without") + " gzip");
             long cpuBefore = cpuNanos();
-            String o = wrk(wrk, new Way("builds", "", local + "/fresh/" + (gz ? "g/" : "a/"), null), script, ROUND);
+            String o = WrkRounds.run(wrk, local + "/fresh/" + (gz ? "g/" : "a/"), script, ROUND);
             long cpu = cpuNanos() - cpuBefore;
             long requests = Long.parseLong(ProxyScenario.first(o, "(\\d+) requests in"));
             String line = String.format(Locale.ROOT, "memhit, builds of 0 ms pages never seen, clients %s: %.0f req/s,"
-                + " %.0f µs of JVM CPU per build", gz ? "with gzip" : "without gzip", rps(o), cpu / 1000.0 / requests);
+                + " %.0f µs of JVM CPU per build", gz ? "with gzip" : "without gzip", WrkRounds.rps(o), cpu / 1000.0 / requests);
             MacroBench.progress(line);
             summary.add(line);
           }
@@ -192,21 +190,6 @@ final class MemcachedHitScenario {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
-  private String wrk(ProxyScenario proxies, Way w, Path script, Duration d) {
-    List<String> cmd = List.of(ProxyScenario.env("WRK", "wrk"), "-t" + ProxyScenario.THREADS,
-        "-c" + ProxyScenario.CONNECTIONS, "-d" + Math.max(1, d.toSeconds()) + "s", "--timeout", "10s", "--latency",
-        "-s", script.toString(), w.base + "0");
-    return proxies.run(cmd, d.plusSeconds(30));
-  }
-
-  private static double rps(String wrk) {
-    return Double.parseDouble(ProxyScenario.first(wrk, "Requests/sec:\\s+([0-9.]+)"));
-  }
-
-  private static double median(List<double[]> rows, int column) {
-    double[] v = rows.stream().mapToDouble(r -> r[column]).sorted().toArray();
-    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-  }
 
   private void get(String uri) {
     try {
@@ -218,20 +201,6 @@ final class MemcachedHitScenario {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-  }
-
-  private static Path script(Path dir, String name, String lua) throws IOException {
-    Path p = dir.resolve(name);
-    Files.writeString(p, lua, StandardCharsets.UTF_8);
-    return p;
-  }
-
-  private static PageCacheConfig.Builder settings(String servers, String namespace) {
-    return PageCacheConfig.builder().ignoreEnvironment()
-        .set("memcached.servers", servers)
-        .set("namespace", namespace)
-        .set("header", "X-Cache")
-        .set("policies", "page: ttl=1h, grace=10m");
   }
 
   /** Pages never seen, in order over all connections: thread {@code t} asks t, t + threads, ... (no wrap-around). */
