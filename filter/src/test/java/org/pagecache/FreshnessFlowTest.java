@@ -24,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.store.MemcachedStore;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
@@ -198,8 +197,7 @@ class FreshnessFlowTest {
       res.getWriter().print("call " + call);
     });
     // The store's calls are recorded: what the waiter did is counted in round trips, not timed.
-    RecordingStore store = new RecordingStore(new MemcachedStore(new MemcachedStore.Settings(memcached.servers(),
-        false, Duration.ofSeconds(1), MemcachedExtension.TEST_OP_TIMEOUT, 1)));
+    RecordingStore store = RecordingStore.onMemcached(memcached.servers());
     site().store(store).set("lock.wait", "2s").handler("slow", h, "/slow").start();
     String lockKey = site.lockKey("slow", "/slow");
     ExecutorService pool = Executors.newFixedThreadPool(2);

@@ -13,7 +13,6 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Namespace;
 import org.pagecache.testing.Http;
 import org.pagecache.testing.MemcachedExtension;
@@ -48,8 +47,7 @@ class MemcachedHitTest {
   }
 
   private CachedSite site(String... params) {
-    store = new RecordingStore(new MemcachedStore(new MemcachedStore.Settings(memcached.servers(), false,
-        Duration.ofSeconds(1), MemcachedExtension.TEST_OP_TIMEOUT, 1)));
+    store = RecordingStore.onMemcached(memcached.servers());
     CachedSite site = new CachedSite(memcached.servers()).clock(clock).store(store).set("near.size", "0")
         .set("rebuild.background", "0");
     for (int i = 0; i < params.length; i += 2) {

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.pagecache.stats.NearStats;
-import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Namespace;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
@@ -51,8 +50,7 @@ class NearCacheTest {
 
   /** A site whose store calls are recorded (real memcached behind). */
   private CachedSite site(String... params) {
-    store = new RecordingStore(new MemcachedStore(new MemcachedStore.Settings(memcached.servers(), false,
-        Duration.ofSeconds(1), MemcachedExtension.TEST_OP_TIMEOUT, 1)));
+    store = RecordingStore.onMemcached(memcached.servers());
     // The stale page's rebuild in the foreground, so its round trips are the request's (BackgroundRebuildTest: the default)
     CachedSite site = new CachedSite(memcached.servers()).clock(clock).store(store).set("rebuild.background", "0");
     for (int i = 0; i < params.length; i += 2) {

@@ -24,7 +24,6 @@ import java.util.function.Supplier;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.pagecache.store.MemcachedStore;
 import org.pagecache.testing.Concurrently;
 import org.pagecache.testing.Eventually;
 import org.pagecache.testing.Http;
@@ -371,8 +370,7 @@ class PageCacheFilterTest {
 
   @Test
   void controlCharactersAndNonAsciiInThePathAreServedAndCachedUnderAValidKey() {
-    RecordingStore store = new RecordingStore(new MemcachedStore(new MemcachedStore.Settings(memcached.servers(),
-        false, Duration.ofSeconds(1), MemcachedExtension.TEST_OP_TIMEOUT, 1)));
+    RecordingStore store = RecordingStore.onMemcached(memcached.servers());
     site().store(store).set("near.trust", "0s") // the second request must look the key up in memcached
         .handler("page", SiteServlets.page(), "/page/*").start();
     Set<String> keys = new HashSet<>();

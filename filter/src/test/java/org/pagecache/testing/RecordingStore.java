@@ -1,10 +1,12 @@
 package org.pagecache.testing;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
+import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Store;
 
 /**
@@ -28,6 +30,12 @@ public final class RecordingStore extends ForwardingStore {
 
   public RecordingStore(Store delegate) {
     super(delegate);
+  }
+
+  /** Recording a real memcached store on {@code servers}: text protocol, one connection, the tests' timeouts. */
+  public static RecordingStore onMemcached(String servers) {
+    return new RecordingStore(new MemcachedStore(new MemcachedStore.Settings(servers, false, Duration.ofSeconds(1),
+        MemcachedExtension.TEST_OP_TIMEOUT, 1)));
   }
 
   /** Every key handed to the store since the last {@link #clear}, in order. */
