@@ -119,8 +119,8 @@ final class Lookup {
 
   /**
    * Whether this request reads identity copies: {@code identity.copies=on}, a client without gzip,
-   * anonymous. Not a background
-   * rebuild's request: it is sent to rebuild the page, which a copy cannot stand for.
+   * anonymous. Not a background rebuild's request: it is sent to rebuild the page, which a copy
+   * cannot stand for.
    */
   private boolean readsCopies(PageRequest p) {
     return copies.on() && p.notes().visitor == null && !p.notes().background
