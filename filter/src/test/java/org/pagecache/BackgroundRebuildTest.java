@@ -488,4 +488,41 @@ class BackgroundRebuildTest {
       assertEquals("HIT", client.get("/mine").xCache());
     }
   }
+
+  /**
+   * Issue 43: rebuild locks seen in memcached just after a run of refreshes are those of the rebuilds
+   * still in flight; each is deleted when its build ends (memcached counts the delete), not left to
+   * expire with its lease.
+   */
+  @Test
+  void aBackgroundRebuildGivesItsLockBackWhenItEndsNotByItsLease() throws Exception {
+    SiteServlets.Handler h = heldPage();
+    CachedSite site = sites.open().handler("lk", h, "/lk/*").start();
+    int pages = 20;
+    try (KeepAliveClient client = new KeepAliveClient(site.jetty.port(), host(site), ANSWER_TIMEOUT_MILLIS)) {
+      for (int i = 0; i < pages; i++) {
+        assertEquals("MISS", client.get("/lk/" + i).xCache());
+      }
+      h.calls.set(1); // every build from here on is held
+      started.set(new CountDownLatch(pages));
+      gate.set(new CountDownLatch(1));
+      long deletesBefore = memcached.text(0).statLong("delete_hits");
+      for (int i = 0; i < pages; i++) {
+        site.cache.refreshHandler("lk");
+        assertEquals("STALE", client.get("/lk/" + i).xCache());
+      }
+      assertTrue(started.get().await(30, TimeUnit.SECONDS), "every page is being rebuilt");
+      assertEquals(pages, site.cache.engine.background.inFlight());
+      assertEquals(pages, memcached.text(0).keysHolding(":l:"), "one lock per rebuild in flight");
+
+      gate.get().countDown();
+      Eventually.assertWithin(Duration.ofSeconds(30), "every rebuild ended",
+          () -> site.cache.engine.background.inFlight() == 0);
+      // A lock left to its lease expires: memcached would count no delete for it.
+      Eventually.assertWithin(Duration.ofSeconds(30), "each rebuild deleted its lock",
+          () -> memcached.text(0).statLong("delete_hits") - deletesBefore == pages);
+      assertEquals(0, memcached.text(0).keysHolding(":l:"), "no lock left behind");
+    }
+    assertEquals(pages, site.cache.stats("lk").backgroundRebuilds());
+  }
 }

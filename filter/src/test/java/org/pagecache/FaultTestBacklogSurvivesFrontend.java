@@ -196,7 +196,9 @@ class FaultTestBacklogSurvivesFrontend {
     Eventually.assertWithin(DELIVERY_BOUND, "eu2 shows the emptying eu1 queued", () -> remote(eu2).pending() >= 1);
 
     resumeAndWaitForDelivery(usFrontend, "overflow, eu1 killed");
-    assertEquals(0, remote(eu2).pending());
+    // eu2 shows the backlog as it last read it, at most a second old (docs/failures.md): not yet empty
+    // at the moment the us pages turn new, but soon after.
+    Eventually.assertWithin(DELIVERY_BOUND, "eu2's backlog emptied", () -> remote(eu2).pending() == 0);
     assertNotNull(us.text(0).get(usFrontend.cache.config().namespace().emptiedAt()), "us was emptied, once");
   }
 
