@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Runs test classes again and again, to find the ones that fail now and then (issue 43).
 #   scripts/repeat-tests.sh CLASSES [RUNS] [--busy|--busy=all] [--module M]
-# CLASSES: comma-separated class names or surefire patterns ('FaultTest*,FaultSoakTest'); a name
-#   ending in IT runs through failsafe (the module must have been built and packaged once: run
-#   scripts/test.sh first). RUNS: runs per class, default 10. --busy: every second run with one core
-#   kept busy beside it (a shared CI machine); --busy=all: every run. --module: the Maven module the
-#   classes are in, default filter.
-# Each class runs alone in a fresh JVM per run, in the order given, against what was last compiled
-# (mvn test-compile runs once first). Prints one line per run and failures per class at the end;
-# the output of every failed run is kept (the directory is named at the end). Exit status 1 when any
-# run failed.
+# CLASSES: comma-separated class names or surefire patterns ('FaultTest*,FaultSoakTest'); names
+#   ending in IT run through failsafe (the module must have been packaged once: run scripts/test.sh
+#   first). RUNS: how many times, default 10. --busy: every second run with one core kept busy
+#   beside it (a shared CI machine); --busy=all: every run. --module: the Maven module the classes
+#   are in, default filter.
+# One run is one Maven invocation of all the classes (a fresh JVM, as the suite runs them), against
+# what was last compiled (test-compile runs once first). Prints the classes that failed in each run
+# and the failures per class at the end; the reports and output of each failed run are kept (the
+# directory is named at the end). Exit status 1 when any run failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,6 +30,12 @@ if [ -z "$classes" ] || ! [[ "$runs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 
+unit="" its=""
+IFS=',' read -ra names <<<"$classes"
+for name in "${names[@]}"; do
+  if [[ "$name" == *IT ]]; then its+="${its:+,}$name"; else unit+="${unit:+,}$name"; fi
+done
+
 out=$(mktemp -d /tmp/repeat-tests-XXXXXX)
 if ! mvn -B -q -pl "$module" -am test-compile -DskipTests >"$out/compile.log" 2>&1; then
   echo "test-compile failed: $out/compile.log" >&2
@@ -42,48 +48,58 @@ stop_hog() {
   if [ -n "$hog" ]; then kill "$hog" 2>/dev/null; wait "$hog" 2>/dev/null; hog=""; fi
 }
 trap stop_hog EXIT
-start_hog() {
-  # One core busy for at most an hour: a loop that never sleeps, stopped after the run.
-  timeout 3600 sh -c 'while :; do :; done' &
-  hog=$!
+
+# failed_classes DIR: the classes whose report in DIR counts a failure or an error.
+failed_classes() {
+  grep -l -E '<testsuite [^>]*(failures="[1-9]|errors="[1-9])' "$1"/TEST-*.xml 2>/dev/null \
+    | sed -E 's#.*/TEST-(.*)\.xml#\1#'
 }
 
 declare -A failed
-IFS=',' read -ra names <<<"$classes"
+ran=()
 for ((run = 1; run <= runs; run++)); do
   loaded=no
   if [ "$busy" = all ] || { [ "$busy" = half ] && [ $((run % 2)) = 0 ]; }; then
     loaded=yes
+    timeout 7200 sh -c 'while :; do :; done' & # one core busy, bounded in time, stopped after the run
+    hog=$!
   fi
-  for name in "${names[@]}"; do
-    [ "$loaded" = yes ] && start_hog
-    log="$out/${name//[^A-Za-z0-9_]/_}-run$run.log"
-    started=$(date +%s)
-    if [[ "$name" == *IT ]]; then
-      mvn -B -o -pl "$module" failsafe:integration-test failsafe:verify -Dit.test="$name" \
-        -Dfailsafe.failIfNoSpecifiedTests=false >"$log" 2>&1
-    else
-      mvn -B -o -pl "$module" surefire:test -Dtest="$name" -Dsurefire.failIfNoSpecifiedTests=false >"$log" 2>&1
-    fi
-    status=$?
-    stop_hog
-    seconds=$(($(date +%s) - started))
-    if [ $status = 0 ]; then
-      echo "run $run/$runs ${name} busy=$loaded: ok (${seconds} s)"
-      rm -f "$log"
-    else
-      failed[$name]=$((${failed[$name]:-0} + 1))
-      echo "run $run/$runs ${name} busy=$loaded: FAILED (${seconds} s), $log"
-      grep -E '^\[ERROR\] (Tests run|  [A-Za-z]|[A-Za-z].*(Error|Exception))' "$log" | head -n 5 | sed 's/^/    /'
-    fi
+  started=$(date +%s)
+  status=0
+  rm -rf "$module/target/surefire-reports" "$module/target/failsafe-reports"
+  if [ -n "$unit" ]; then
+    mvn -B -o -pl "$module" surefire:test -Dtest="$unit" -Dsurefire.failIfNoSpecifiedTests=false \
+      >"$out/run$run.log" 2>&1 || status=1
+  fi
+  if [ -n "$its" ]; then
+    mvn -B -o -pl "$module" failsafe:integration-test failsafe:verify -Dit.test="$its" \
+      -Dfailsafe.failIfNoSpecifiedTests=false >>"$out/run$run.log" 2>&1 || status=1
+  fi
+  stop_hog
+  seconds=$(($(date +%s) - started))
+  bad=$( { failed_classes "$module/target/surefire-reports"; failed_classes "$module/target/failsafe-reports"; } | sort -u)
+  for report in "$module"/target/surefire-reports/TEST-*.xml "$module"/target/failsafe-reports/TEST-*.xml; do
+    [ -f "$report" ] || continue
+    c=$(basename "$report" .xml); c=${c#TEST-}
+    [[ " ${ran[*]} " == *" $c "* ]] || ran+=("$c")
   done
+  if [ $status = 0 ] && [ -z "$bad" ]; then
+    echo "run $run/$runs busy=$loaded: ok (${seconds} s)"
+    rm -f "$out/run$run.log"
+  else
+    mkdir -p "$out/run$run"
+    cp -r "$module"/target/surefire-reports "$module"/target/failsafe-reports "$out/run$run/" 2>/dev/null
+    echo "run $run/$runs busy=$loaded: FAILED (${seconds} s): ${bad:-the build itself} ($out/run$run.log)"
+    for c in $bad; do failed[$c]=$((${failed[$c]:-0} + 1)); done
+    [ -n "$bad" ] || failed[build]=$((${failed[build]:-0} + 1))
+  fi
 done
 
-echo "failures per class, of $runs runs each (busy: $busy):"
+echo "failures per class, of $runs runs (busy: $busy):"
 any=0
-for name in "${names[@]}"; do
-  echo "  $name: ${failed[$name]:-0}"
-  [ "${failed[$name]:-0}" = 0 ] || any=1
+for c in "${ran[@]}" ${failed[build]:+build}; do
+  echo "  $c: ${failed[$c]:-0}"
+  [ "${failed[$c]:-0}" = 0 ] || any=1
 done
-echo "logs of failed runs: $out"
+echo "output of failed runs: $out"
 exit $any
