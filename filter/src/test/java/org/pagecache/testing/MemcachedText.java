@@ -97,6 +97,23 @@ public final class MemcachedText {
     return Long.parseLong(value);
   }
 
+  /** Deletes that found their key, so far ({@code delete_hits}). */
+  public long deleteHits() {
+    return statLong("delete_hits");
+  }
+
+  /**
+   * Waits until {@code key} is gone, and checks a delete took it ({@code delete_hits} grew since
+   * {@code deleteHitsBefore}), not its expiry. A lock is given back with a delete sent noreply: the
+   * filter's call returns before memcached applies it, and this connection may ask first.
+   */
+  public void assertDeletedSince(String key, long deleteHitsBefore, String what) {
+    Eventually.assertWithin(java.time.Duration.ofSeconds(30), what + ": " + key + " gone", () -> get(key) == null);
+    if (deleteHits() <= deleteHitsBefore) {
+      throw new AssertionError(what + ": " + key + " expired, nothing deleted it");
+    }
+  }
+
   /** The value as ISO-8859-1 text (one char per byte), or null when missing. */
   public String get(String key) {
     byte[] value = getBytes(key);
