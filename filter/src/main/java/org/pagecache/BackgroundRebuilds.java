@@ -22,10 +22,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.pagecache.internal.key.RequestParts;
@@ -47,8 +47,12 @@ import org.slf4j.LoggerFactory;
  * under the lease it was handed through the same filters a visitor's request runs. Its answer goes to
  * the background thread, which reads it to the end and drops it.
  *
- * <p>Bounded: at most {@code rebuild.background} rebuilds in flight per JVM; past that the stale page
- * is served, the lease given back and a later request tries again. Where the build cannot be sent
+ * <p>Bounded: at most {@code rebuild.background} rebuilds in flight per JVM, and as many more waiting
+ * for one of them to end, in order, each holding its lease (renewed as any lock); past that the
+ * stale page is served, the lease given back and a later request tries again. A rebuild that built
+ * the page but could not store it (memcached failing) or was refused leaves its page to the next
+ * visitor of this JVM, who builds it in the foreground and gets the new page, as before background
+ * rebuilds (docs/failures.md, "Background rebuilds under faults"). Where the build cannot be sent
  * this way (a signed-in visitor's group page, a keyed cookie, a TLS connector, no local port), the
  * request builds in the foreground as before.
  */
@@ -70,7 +74,6 @@ final class BackgroundRebuilds implements AutoCloseable {
 
   private final int bound;
   private final Edits edits;
-  private final Semaphore permits;
   private final int readTimeoutMillis;
   /** 32 random bytes, hex: made when the cache starts, known to this JVM only. */
   private final String secretHex;
@@ -79,14 +82,17 @@ final class BackgroundRebuilds implements AutoCloseable {
   /** Builds whose request's answer never came (a timeout, the server stopping): their leases, until given back. */
   private final Set<HandOff> unanswered = ConcurrentHashMap.newKeySet();
   /**
-   * Pages whose background build was refused (it turned out personal: it made a session, read a
-   * cookie...): their next visitor builds them in the foreground, with what that visitor carries,
-   * instead of a background request that would be refused the same way.
+   * Pages whose background build did not leave a new page in memcached: refused (it turned out
+   * personal: it made a session, read a cookie...) or not stored (memcached failed to take it). Their
+   * next visitor on this JVM builds them in the foreground, with what that visitor carries: a
+   * background request would be refused the same way, and a visitor who builds gets the new page
+   * even when memcached fails again, where every reader of a background rebuild kept the old one.
    */
-  private final Set<String> refused = ConcurrentHashMap.newKeySet();
+  private final Set<String> foregroundNext = ConcurrentHashMap.newKeySet();
   /** Handlers whose background requests got another key than their visitors' (a TLS connector): foreground only. */
   private final Set<String> foregroundOnly = ConcurrentHashMap.newKeySet();
-  private final ExecutorService threads;
+  /** {@code bound} threads, and a queue of as many rebuilds waiting for one; null when off. */
+  private final ThreadPoolExecutor threads;
   private volatile boolean closed;
 
   /**
@@ -96,29 +102,34 @@ final class BackgroundRebuilds implements AutoCloseable {
   BackgroundRebuilds(int bound, Duration lockTtl, Edits edits) {
     this.bound = bound;
     this.edits = edits;
-    this.permits = new Semaphore(bound);
     this.readTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, lockTtl.toMillis() + 5000);
     byte[] secret = new byte[32];
     new SecureRandom().nextBytes(secret);
     this.secretHex = HexFormat.of().formatHex(secret);
     AtomicInteger n = new AtomicInteger();
-    this.threads = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "pagecache-rebuild-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.threads = bound == 0 ? null : new ThreadPoolExecutor(bound, bound, 60, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(bound), r -> {
+          Thread t = new Thread(r, "pagecache-rebuild-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    if (threads != null) {
+      threads.allowCoreThreadTimeOut(true); // an idle site keeps no rebuild threads
+    }
   }
 
   /**
    * The request {@code p} won the lock of a stale page whose copy may still be served: hands the
    * rebuild to the background and returns true (the copy is served), or returns false when the
    * request must build in the foreground (also when an edit made in this JVM condemned the page:
-   * {@link Edits}). Past the bound, gives the lease back and returns true.
+   * {@link Edits}, and when the last background build of the page left no new page in memcached).
+   * Past the bound and its queue, gives the lease back and returns true.
    */
   boolean takeOver(PageRequest p, Found found, Lease lease) {
     HttpServletRequest req = p.req();
     if (bound == 0 || closed || p.notes().background || p.notes().visitor != null
-        || edits.condemned(p.handler(), found.page()) || !refused.isEmpty() && refused.remove(found.key())
+        || edits.condemned(p.handler(), found.page())
+        || !foregroundNext.isEmpty() && foregroundNext.remove(found.key())
         || foregroundOnly.contains(p.handler()) || keyedCookie(p.parts()) || req.getLocalPort() <= 0
         || req.getLocalAddr() == null || "https".equalsIgnoreCase(req.getScheme()) && !siteHeaders(req)) {
       return false;
@@ -126,23 +137,28 @@ final class BackgroundRebuilds implements AutoCloseable {
     if (!unanswered.isEmpty()) {
       unanswered.removeIf(h -> h.lease.given());
     }
-    if (!permits.tryAcquire()) {
-      p.stats().skippedBackgroundRebuild();
-      lease.giveBack(); // a later request tries again
-      return true;
-    }
-    HandOff h = new HandOff(ids.incrementAndGet(), p.handler(), lease, p.stats());
+    HandOff h = new HandOff(ids.incrementAndGet(), p.handler(), req.getRequestURI(), lease, p.stats());
     try {
       byte[] request = request(req, h.id + "." + secretHex);
       InetSocketAddress to = new InetSocketAddress(req.getLocalAddr(), req.getLocalPort());
       inFlight.put(h.id, h);
       threads.execute(() -> send(h, to, request));
-    } catch (RejectedExecutionException | IllegalArgumentException e) {
+    } catch (RejectedExecutionException e) {
       inFlight.remove(h.id);
-      permits.release();
-      return false; // shutting down, or a request line that cannot be sent: build it here
+      if (closed) {
+        return false; // shutting down: build it here
+      }
+      p.stats().skippedBackgroundRebuild();
+      lease.giveBack(); // the queue is full too: a later request tries again
+      log.debug("pagecache: background rebuild of a {} page {}: skipped, {} under way and as many waiting",
+          p.handler(), h.path, bound);
+      return true;
+    } catch (IllegalArgumentException e) {
+      inFlight.remove(h.id);
+      return false; // a request line that cannot be sent: build it here
     }
     p.stats().rebuiltInBackground();
+    log.debug("pagecache: background rebuild {} of a {} page {}: handed over", h.id, h.handler, h.path);
     return true;
   }
 
@@ -191,7 +207,7 @@ final class BackgroundRebuilds implements AutoCloseable {
     };
   }
 
-  /** Rebuilds handed to the background and not ended yet (tests, the admin page). */
+  /** Rebuilds handed to the background and not ended yet, building or waiting for a thread (tests, the admin page). */
   int inFlight() {
     return inFlight.size();
   }
@@ -204,7 +220,9 @@ final class BackgroundRebuilds implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    threads.shutdownNow();
+    if (threads != null) {
+      threads.shutdownNow(); // the rebuilds still waiting are dropped; their leases are given back below
+    }
     for (HandOff h : inFlight.values()) {
       h.state.set(ENDED);
       h.lease.giveBack(h.stats);
@@ -221,14 +239,17 @@ final class BackgroundRebuilds implements AutoCloseable {
   final class HandOff {
     private final long id;
     private final String handler;
+    /** The page's path, without its query (which may carry what logs must not): for the debug log only. */
+    private final String path;
     private final Lease lease;
     private final HandlerRecorder stats;
     private final AtomicInteger state = new AtomicInteger(HANDED);
     private volatile Socket socket;
 
-    private HandOff(long id, String handler, Lease lease, HandlerRecorder stats) {
+    private HandOff(long id, String handler, String path, Lease lease, HandlerRecorder stats) {
       this.id = id;
       this.handler = handler;
+      this.path = path;
       this.lease = lease;
       this.stats = stats;
     }
@@ -270,7 +291,7 @@ final class BackgroundRebuilds implements AutoCloseable {
 
   /** Sends the background request and reads its answer to the end; the lease is given back if nobody claimed it. */
   private void send(HandOff h, InetSocketAddress to, byte[] request) {
-    boolean failed = true;
+    Answer answer = Answer.FAILED;
     try (Socket s = new Socket()) {
       h.socket = s;
       if (closed) {
@@ -281,13 +302,12 @@ final class BackgroundRebuilds implements AutoCloseable {
       OutputStream out = s.getOutputStream();
       out.write(request);
       out.flush();
-      Answer answer = answer(new BufferedInputStream(s.getInputStream()));
-      failed = answer == Answer.FAILED;
-      if (answer == Answer.REFUSED) {
-        if (refused.size() >= 10_000) {
-          refused.clear();
+      answer = answer(new BufferedInputStream(s.getInputStream()));
+      if (answer == Answer.REFUSED || answer == Answer.NOT_STORED) {
+        if (foregroundNext.size() >= 10_000) {
+          foregroundNext.clear();
         }
-        refused.add(h.lease.pageKey());
+        foregroundNext.add(h.lease.pageKey());
       }
     } catch (IOException | RuntimeException e) {
       if (!closed) {
@@ -301,21 +321,35 @@ final class BackgroundRebuilds implements AutoCloseable {
       inFlight.remove(h.id);
       if (h.state.compareAndSet(HANDED, ENDED)) {
         h.lease.giveBack(h.stats); // it never reached the filter
-        failed = true;
+        answer = Answer.FAILED;
       }
-      if (failed && !closed) {
-        h.stats.backgroundRebuildFailed();
+      if (!closed) {
+        if (answer == Answer.FAILED) {
+          h.stats.backgroundRebuildFailed();
+        } else if (answer == Answer.NOT_STORED) {
+          h.stats.backgroundRebuildNotStored();
+        }
       }
-      permits.release();
+      log.debug("pagecache: background rebuild {} of a {} page {}: ended, {}", h.id, h.handler, h.path, answer.said);
     }
   }
 
   /** What a background build came to, as its answer says. */
-  private enum Answer { DONE, FAILED, REFUSED }
+  private enum Answer {
+    DONE("done"), FAILED("failed"), REFUSED("refused"), NOT_STORED("not stored");
+
+    /** As the debug log says it. */
+    private final String said;
+
+    Answer(String said) {
+      this.said = said;
+    }
+  }
 
   /**
    * Reads the answer to its end: a failure when it is a 5xx or the stale copy standing in for one
-   * ({@code Cache-Status: ...; detail=stale-if-error}), refused when the build was not stored
+   * ({@code Cache-Status: ...; detail=stale-if-error}), not stored when memcached did not take the
+   * page it built ({@code stored=0}), refused when the build was not stored
    * ({@code fwd=bypass}: it turned out personal).
    */
   private static Answer answer(InputStream in) throws IOException {
@@ -328,7 +362,8 @@ final class BackgroundRebuilds implements AutoCloseable {
     for (String header = line(in); !header.isEmpty(); header = line(in)) {
       if (header.regionMatches(true, 0, "Cache-Status:", 0, 13)) {
         answer = header.contains("stale-if-error") || answer == Answer.FAILED ? Answer.FAILED
-            : header.contains("fwd=bypass") ? Answer.REFUSED : answer;
+            : header.contains("fwd=bypass") ? Answer.REFUSED
+            : header.contains("stored=0") ? Answer.NOT_STORED : answer;
       }
     }
     in.transferTo(OutputStream.nullOutputStream()); // Connection: close

@@ -141,7 +141,8 @@ final class AdminPage {
       out.append("<p class=\"note\" data-note=\"background\">Stale pages rebuilt in the background: ")
           .append(Display.count(h.backgroundRebuilds())).append(" (").append(Display.count(h.backgroundSkipped()))
           .append(" skipped, all builds under way; ").append(Display.count(h.backgroundFailures()))
-          .append(" failed).</p>");
+          .append(" failed; ").append(Display.count(h.backgroundNotStored()))
+          .append(" built but not stored, memcached failing).</p>");
     }
     if (!h.unkeyedHeaders().isEmpty()) {
       out.append("<p class=\"note warn\" data-note=\"unkeyed-headers\">Its pages read ");

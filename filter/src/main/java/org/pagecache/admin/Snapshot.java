@@ -103,7 +103,8 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses, Map<String, Long> keyedParameters,
       long signedInRequests, long signedInHits, double signedInHitRatio, double anonymousHitRatio,
       long fragments, long fragmentNanos, long fragmentFailures, boolean originHeadersIgnored, List<String> vary,
-      List<String> harmless, long backgroundRebuilds, long backgroundSkipped, long backgroundFailures) {
+      List<String> harmless, long backgroundRebuilds, long backgroundSkipped, long backgroundFailures,
+      long backgroundNotStored) {
 
     static HandlerRow of(HandlerStats s, String policy, boolean enabled, long storedToken, boolean originHeadersIgnored,
         List<String> vary, List<String> harmless) {
@@ -115,7 +116,7 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
           s.bypassesByReason(), cookies, s.unkeyedHeaders(), s.sessionBypasses(), s.keyedParameters(),
           s.signedInRequests(), s.signedInHits(), s.signedInHitRatio(), s.anonymousHitRatio(), s.fragments(),
           s.fragmentNanos(), s.fragmentFailures(), originHeadersIgnored, List.copyOf(vary), List.copyOf(harmless),
-          s.backgroundRebuilds(), s.backgroundSkipped(), s.backgroundFailures());
+          s.backgroundRebuilds(), s.backgroundSkipped(), s.backgroundFailures(), s.backgroundNotStored());
     }
 
     /**

@@ -85,6 +85,7 @@ final class StatsJson {
         .field("rebuilds", h.backgroundRebuilds())
         .field("skipped", h.backgroundSkipped())
         .field("failures", h.backgroundFailures())
+        .field("notStored", h.backgroundNotStored())
         .endObject();
     j.name("fragments").beginObject()
         .field("filled", h.fragments())

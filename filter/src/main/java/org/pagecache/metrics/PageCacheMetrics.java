@@ -140,6 +140,8 @@ public final class PageCacheMetrics implements MeterBinder {
         "Stale pages served without a rebuild: rebuild.background builds were all under way");
     counter(registry, "pagecache.rebuild.background.failures", handler, tags, HandlerStats::backgroundFailures,
         "Background rebuilds that failed: the stale copy stays");
+    counter(registry, "pagecache.rebuild.background.notstored", handler, tags, HandlerStats::backgroundNotStored,
+        "Background rebuilds whose page memcached did not take: the next request on this JVM builds it");
     FunctionTimer.builder("pagecache.rebuild", cache, c -> c.stats(handler).builds(),
             c -> c.stats(handler).buildNanos(), TimeUnit.NANOSECONDS)
         .tags(tags)

@@ -45,6 +45,8 @@ import java.util.TreeMap;
  *     builds were all under way; a later request rebuilds them
  * @param backgroundFailures background rebuilds that failed (the handler threw or answered an error:
  *     the stale copy stays, or the request to the container did not get through)
+ * @param backgroundNotStored background rebuilds that built the page but could not store it (a
+ *     memcached node failing): the page's next request on that JVM builds it in the foreground
  */
 public record HandlerStats(String handler, long hits, long stale, long misses, long rebuilds, long lockWaits,
     long bypasses, long storeErrors, long builds, long buildNanos, long rebuiltSinceRefresh,
@@ -52,7 +54,7 @@ public record HandlerStats(String handler, long hits, long stale, long misses, l
     Map<String, Long> bypassesByReason, Map<String, CookieBypasses> cookieBypasses,
     Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses, Map<String, Long> keyedParameters,
     long signedInRequests, long signedInHits, long fragments, long fragmentNanos, long fragmentFailures,
-    long backgroundRebuilds, long backgroundSkipped, long backgroundFailures) {
+    long backgroundRebuilds, long backgroundSkipped, long backgroundFailures, long backgroundNotStored) {
   /** Copies the maps, sorted by name. */
   public HandlerStats {
     keyedParameters = Collections.unmodifiableSortedMap(new TreeMap<>(keyedParameters));
@@ -65,7 +67,7 @@ public record HandlerStats(String handler, long hits, long stale, long misses, l
   /** All zero: a handler not seen yet. */
   public static HandlerStats none(String handler) {
     return new HandlerStats(handler, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "", 0, "", Map.of(), Map.of(), Map.of(), Map.of(),
-        Map.of(), 0, 0, 0, 0, 0, 0, 0, 0);
+        Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0);
   }
 
   /** Hits (fresh and stale) over all requests the cache decided, 0 when none. */
@@ -98,6 +100,6 @@ public record HandlerStats(String handler, long hits, long stale, long misses, l
         signedInRequests + o.signedInRequests, signedInHits + o.signedInHits, fragments + o.fragments,
         fragmentNanos + o.fragmentNanos, fragmentFailures + o.fragmentFailures,
         backgroundRebuilds + o.backgroundRebuilds, backgroundSkipped + o.backgroundSkipped,
-        backgroundFailures + o.backgroundFailures);
+        backgroundFailures + o.backgroundFailures, backgroundNotStored + o.backgroundNotStored);
   }
 }

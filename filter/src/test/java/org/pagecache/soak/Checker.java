@@ -2,7 +2,9 @@ package org.pagecache.soak;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The soak's judge of the freshness guarantee (docs/failures.md), from the pages' content and the
@@ -15,9 +17,11 @@ import java.util.List;
  * with nobody to give it back ({@code leaseWindows}): a frontend killed (a dead builder's lock), or
  * a hung node resumed (a lock {@code add} that timed out is applied when the node resumes, and
  * nobody owns it), the cases where a lock holds a page until its lease runs out; or it was answered STALE while
- * a rebuild of that page was in flight (a MISS read of the page, showing a generation at least N,
- * overlapping it): the stale copy is served while one request rebuilds, by design, however slow
- * that build is. STALE with nobody rebuilding, or a HIT past the bound, is a violation. A property check on recorded
+ * a rebuild of that page was in flight: a MISS read of the page, showing a generation at least N,
+ * overlapping it (a visitor's build), or a background rebuild of the page that a frontend reported
+ * handed over after refresh N started and not ended before the read started (its build reads the
+ * generation after N was published): the stale copy is served while one rebuild runs, by design.
+ * STALE with nobody rebuilding, or a HIT past the bound, is a violation. A property check on recorded
  * events, not a timing assertion: the bound is the documented one, not a measured performance.
  */
 public final class Checker {
@@ -28,13 +32,20 @@ public final class Checker {
   /** One refresh: the generation published before it, when it was made and answered, whether it failed. */
   public record Refresh(int generation, long startNanos, long endNanos, boolean refused) {}
 
+  /**
+   * A background rebuild a frontend reported (docs/failures.md, the soak): handed over at
+   * {@code startNanos}, ended at {@code endNanos} (the frontend's kill when it never ended) with
+   * {@code outcome} (done, not stored, failed, refused, killed).
+   */
+  public record Rebuild(int page, long startNanos, long endNanos, String outcome) {}
+
   /** A read late by more than the bound. */
   public record Violation(Read read, int expectedAtLeast, long lateMillis) {}
 
   /** What the checker found. */
   public record Verdict(long reads, List<Violation> violations, long lateWithinBound, long staleWhileRebuilding,
       long refreshes, long refused, long liveErrors, long readsOutsideRefreshWindow, long backendOutsideRefreshWindow,
-      long slowestReadMillis) {
+      long slowestReadMillis, long backgroundRebuilds, long longestRebuildMillis) {
     public double backendShareOutsideRefreshWindow() {
       return readsOutsideRefreshWindow == 0 ? 0 : (double) backendOutsideRefreshWindow / readsOutsideRefreshWindow;
     }
@@ -50,17 +61,29 @@ public final class Checker {
    */
   public static Verdict check(List<Read> reads, List<Refresh> refreshes, List<Long> leaseWindows, long boundNanos,
       long crashAllowanceNanos, long refreshWindowNanos) {
+    return check(reads, refreshes, List.of(), leaseWindows, boundNanos, crashAllowanceNanos, refreshWindowNanos);
+  }
+
+  /** @param rebuilds the background rebuilds the frontends reported */
+  public static Verdict check(List<Read> reads, List<Refresh> refreshes, List<Rebuild> rebuilds,
+      List<Long> leaseWindows, long boundNanos, long crashAllowanceNanos, long refreshWindowNanos) {
     List<Refresh> done = refreshes.stream().filter(r -> !r.refused()).sorted(Comparator.comparingInt(Refresh::generation))
         .toList();
     List<Violation> violations = new ArrayList<>();
     long late = 0;
     long staleWhileRebuilding = 0;
     long slowest = 0;
-    java.util.Map<Integer, List<Read>> misses = new java.util.HashMap<>();
+    Map<Integer, List<Read>> misses = new HashMap<>();
     for (Read read : reads) {
       if (!read.failed() && read.status() == 200 && read.xCache().startsWith("MISS")) {
         misses.computeIfAbsent(read.page(), p -> new ArrayList<>()).add(read);
       }
+    }
+    Map<Integer, List<Rebuild>> background = new HashMap<>();
+    long longestRebuild = 0;
+    for (Rebuild r : rebuilds) {
+      background.computeIfAbsent(r.page(), p -> new ArrayList<>()).add(r);
+      longestRebuild = Math.max(longestRebuild, (r.endNanos() - r.startNanos()) / 1_000_000);
     }
     long liveErrors = 0;
     long outside = 0;
@@ -95,20 +118,44 @@ public final class Checker {
       long lateNanos = read.startNanos() - firstNewer.endNanos();
       if (lateNanos <= boundNanos || afterACrash(read, leaseWindows, boundNanos + crashAllowanceNanos)) {
         late++;
-      } else if (read.xCache().startsWith("STALE") && rebuilding(read, firstNewer.generation(), misses)) {
+      } else if (read.xCache().startsWith("STALE")
+          && (rebuilding(read, firstNewer.generation(), misses) || rebuilding(read, firstNewer, background))) {
         staleWhileRebuilding++;
       } else {
         violations.add(new Violation(read, firstNewer.generation(), lateNanos / 1_000_000));
       }
     }
     return new Verdict(reads.size(), violations, late, staleWhileRebuilding, refreshes.size(),
-        refreshes.stream().filter(Refresh::refused).count(), liveErrors, outside, backendOutside, slowest);
+        refreshes.stream().filter(Refresh::refused).count(), liveErrors, outside, backendOutside, slowest,
+        rebuilds.size(), longestRebuild);
   }
 
   /** True when a build of the page, showing at least {@code generation}, was in flight during the read. */
-  private static boolean rebuilding(Read read, int generation, java.util.Map<Integer, List<Read>> misses) {
+  private static boolean rebuilding(Read read, int generation, Map<Integer, List<Read>> misses) {
     for (Read m : misses.getOrDefault(read.page(), List.of())) {
       if (m.generation() >= generation && m.startNanos() <= read.endNanos() && m.endNanos() >= read.startNanos()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * How far a reported rebuild's times may be off on the soak's clock: the frontends log wall-clock
+   * milliseconds (truncated), converted with an offset read to the millisecond.
+   */
+  static final long REPORT_SKEW_NANOS = 2_000_000;
+
+  /**
+   * True when a background rebuild of the page, handed over after {@code refresh} started (so its
+   * build shows at least its generation), was in flight during the read, its times taken up to
+   * {@link #REPORT_SKEW_NANOS} wider (the read that won the lock is answered just after it logged
+   * the hand-over).
+   */
+  private static boolean rebuilding(Read read, Refresh refresh, Map<Integer, List<Rebuild>> rebuilds) {
+    for (Rebuild r : rebuilds.getOrDefault(read.page(), List.of())) {
+      if (r.startNanos() >= refresh.startNanos() && r.startNanos() - REPORT_SKEW_NANOS <= read.endNanos()
+          && r.endNanos() + REPORT_SKEW_NANOS >= read.startNanos()) {
         return true;
       }
     }

@@ -47,6 +47,35 @@ class CheckerTest {
   }
 
   @Test
+  void staleWhileABackgroundRebuildOfThatPageIsInFlightIsAllowed() {
+    Checker.Read stale = read(5000, "STALE", 1);
+    Checker.Verdict during = Checker.check(List.of(stale), refreshes,
+        List.of(new Checker.Rebuild(7, 4000 * MS, 6000 * MS, "done")), List.of(), BOUND, LEASE, 1000 * MS);
+    assertEquals(0, during.violations().size());
+    assertEquals(1, during.staleWhileRebuilding());
+  }
+
+  @Test
+  void staleAfterABackgroundRebuildEndedOrBeforeItStartedIsAViolation() {
+    Checker.Read stale = read(5000, "STALE", 1);
+    assertEquals(1, Checker.check(List.of(stale), refreshes,
+        List.of(new Checker.Rebuild(7, 4000 * MS, 4900 * MS, "not stored")), List.of(), BOUND, LEASE, 1000 * MS)
+        .violations().size(), "it ended before the read");
+    assertEquals(1, Checker.check(List.of(stale), refreshes,
+        List.of(new Checker.Rebuild(7, 5100 * MS, 6000 * MS, "done")), List.of(), BOUND, LEASE, 1000 * MS)
+        .violations().size(), "it started after the read");
+    assertEquals(0, Checker.check(List.of(stale), refreshes,
+        List.of(new Checker.Rebuild(7, 5006 * MS, 6000 * MS, "done")), List.of(), BOUND, LEASE, 1000 * MS)
+        .violations().size(), "reported 1 ms after the read ended: the read that handed it over, to the ms");
+    assertEquals(1, Checker.check(List.of(stale), refreshes,
+        List.of(new Checker.Rebuild(8, 4000 * MS, 6000 * MS, "done")), List.of(), BOUND, LEASE, 1000 * MS)
+        .violations().size(), "another page's");
+    assertEquals(1, Checker.check(List.of(stale), refreshes,
+        List.of(new Checker.Rebuild(7, 800 * MS, 6000 * MS, "done")), List.of(), BOUND, LEASE, 1000 * MS)
+        .violations().size(), "handed over before the refresh started: it builds the older generation");
+  }
+
+  @Test
   void aFrontendCrashExtendsTheBoundByTheLeaseForAWhile() {
     assertEquals(0, check(List.of(3500 * MS), read(8400, "STALE", 1)).violations().size());
     assertEquals(1, check(List.of(3500 * MS), read(8600, "STALE", 1)).violations().size());

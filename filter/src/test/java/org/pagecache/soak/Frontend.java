@@ -59,9 +59,15 @@ public final class Frontend implements AutoCloseable {
 
   /** The command line of a child JVM running a frontend with these settings. */
   public static List<String> command(Map<String, String> settings, Path dir) {
+    return command(settings, dir, List.of());
+  }
+
+  /** The same, with these options for the child JVM (system properties, say). */
+  public static List<String> command(Map<String, String> settings, Path dir, List<String> jvmOptions) {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-        Frontend.class.getName(), dir.toString()));
+        "-Xmx128m", "-XX:TieredStopAtLevel=1"));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Frontend.class.getName(), dir.toString()));
     settings.forEach((k, v) -> cmd.add(k + "=" + v));
     return cmd;
   }

@@ -17,8 +17,8 @@ public final class RawHttp {
 
   private RawHttp() {}
 
-  /** An answer: its status, its X-Cache label, its body. */
-  public record Answer(int status, String xCache, String body) {}
+  /** An answer: its status, its X-Cache label, its body, its Cache-Status (empty when none). */
+  public record Answer(int status, String xCache, String body, String cacheStatus) {}
 
   public static Answer get(int port, String path, int timeoutMillis) throws IOException {
     try (Socket s = new Socket()) {
@@ -37,12 +37,15 @@ public final class RawHttp {
       String[] head = text.substring(0, headEnd).split("\r\n");
       int status = Integer.parseInt(head[0].split(" ")[1]);
       String xCache = "";
+      String cacheStatus = "";
       for (String h : head) {
         if (h.toLowerCase(Locale.ROOT).startsWith("x-cache:")) {
           xCache = h.substring("x-cache:".length()).trim();
+        } else if (h.toLowerCase(Locale.ROOT).startsWith("cache-status:")) {
+          cacheStatus = h.substring("cache-status:".length()).trim();
         }
       }
-      return new Answer(status, xCache, text.substring(headEnd + 4));
+      return new Answer(status, xCache, text.substring(headEnd + 4), cacheStatus);
     }
   }
 }

@@ -42,10 +42,12 @@ public final class Soak {
       Checker.Verdict v = verdict;
       return String.format("soak: %d reads, %d violations (%d late within the bound, %d STALE past it while a"
           + " rebuild was in flight), %d refreshes, %d refused, %d errors from live frontends, backend share outside"
-          + " the second after a refresh %.1f %% (%d of %d), slowest read %d ms, %d faults: %s", v.reads(),
+          + " the second after a refresh %.1f %% (%d of %d), slowest read %d ms, %d background rebuilds reported"
+          + " (longest %d ms), %d faults: %s", v.reads(),
           v.violations().size(), v.lateWithinBound(), v.staleWhileRebuilding(), v.refreshes(), v.refused(),
           v.liveErrors(), 100 * v.backendShareOutsideRefreshWindow(), v.backendOutsideRefreshWindow(),
-          v.readsOutsideRefreshWindow(), v.slowestReadMillis(), faults.size(), faults);
+          v.readsOutsideRefreshWindow(), v.slowestReadMillis(), v.backgroundRebuilds(), v.longestRebuildMillis(),
+          faults.size(), faults);
     }
   }
 
@@ -57,6 +59,8 @@ public final class Soak {
   private final List<Child> children = new ArrayList<>();
   private final List<Checker.Read> reads = new CopyOnWriteArrayList<>();
   private final List<Checker.Refresh> refreshes = new CopyOnWriteArrayList<>();
+  /** The background rebuilds the frontends report in their logs. */
+  private final RebuildReports rebuilds = new RebuildReports();
   /** Frontends killed and hung nodes resumed: a lock may be left with nobody to give it back. */
   private final List<Long> kills = new CopyOnWriteArrayList<>();
   private final List<String> faults = new CopyOnWriteArrayList<>();
@@ -125,13 +129,36 @@ public final class Soak {
         n.resume();
       });
     }
-    Checker.Verdict v = Checker.check(reads, refreshes, kills, s.bound().toNanos(),
+    List<Checker.Rebuild> reported = rebuilds.all(System.nanoTime());
+    Checker.Verdict v = Checker.check(reads, refreshes, reported, kills, s.bound().toNanos(),
         TimeUnit.SECONDS.toNanos(RebuildLock.LEASE_SECONDS), TimeUnit.SECONDS.toNanos(1));
     Report report = new Report(v, List.copyOf(faults), restarts);
     out.println(report.summary());
-    v.violations().stream().limit(10).forEach(x -> out.println("  violation at " + (x.read().startNanos() - startedAt)
-        / 1_000_000 + " ms: " + x));
+    if (!v.violations().isEmpty()) {
+      java.util.Map<String, java.util.LongSummaryStatistics> byKind = new java.util.TreeMap<>();
+      v.violations().forEach(x -> byKind.computeIfAbsent(x.read().xCache().split("[ ;]")[0],
+          k -> new java.util.LongSummaryStatistics()).accept(x.lateMillis()));
+      byKind.forEach((kind, late) -> out.println("  " + late.getCount() + " " + kind + " violations, late "
+          + late.getMin() + "-" + late.getMax() + " ms"));
+    }
+    // the latest ones: the furthest past the bound
+    for (Checker.Violation x : v.violations().stream()
+        .sorted(java.util.Comparator.comparingLong(Checker.Violation::lateMillis).reversed()).limit(10).toList()) {
+      out.println("  violation at " + ms(x.read().startNanos()) + " ms: " + x);
+      // what the frontends reported of that page around it, to tell why nobody was rebuilding it
+      reported.stream().filter(r -> r.page() == x.read().page()
+              && Math.abs(r.startNanos() - x.read().startNanos()) < TimeUnit.SECONDS.toNanos(5))
+          .forEach(r -> out.println("    background rebuild from " + ms(r.startNanos()) + " to " + ms(r.endNanos())
+              + " ms: " + r.outcome()));
+      refreshes.stream().filter(r -> r.generation() == x.expectedAtLeast()).forEach(r -> out.println(
+          "    refresh " + r.generation() + " from " + ms(r.startNanos()) + " to " + ms(r.endNanos()) + " ms"));
+    }
     return report;
+  }
+
+  /** Milliseconds since the soak started, of a time on its clock. */
+  private long ms(long nanos) {
+    return (nanos - startedAt) / 1_000_000;
   }
 
   private static Thread thread(String name, Runnable body) {
@@ -155,7 +182,9 @@ public final class Soak {
       long start = System.nanoTime();
       try {
         RawHttp.Answer a = RawHttp.get(port, "/p/" + page, 5000);
-        reads.add(new Checker.Read(start, System.nanoTime(), c.index, page, a.status(), a.xCache(),
+        // X-Cache, then Cache-Status's detail (why STALE: its reason), for the report of a violation
+        String xCache = a.cacheStatus().isEmpty() ? a.xCache() : a.xCache() + " (" + a.cacheStatus() + ")";
+        reads.add(new Checker.Read(start, System.nanoTime(), c.index, page, a.status(), xCache,
             GenerationPage.generationOf(a.body()), false, c.epoch == epoch && c.port == port));
       } catch (IOException | RuntimeException e) {
         reads.add(new Checker.Read(start, System.nanoTime(), c.index, page, 0, "", -1, true,
@@ -259,7 +288,8 @@ public final class Soak {
 
     synchronized void start() throws IOException {
       Path log = Path.of(System.getProperty("soak.logs", dir.toString())).resolve("frontend-" + index + ".log");
-      process = new ProcessBuilder(Frontend.command(frontendSettings(), dir)).redirectErrorStream(true).start();
+      process = new ProcessBuilder(Frontend.command(frontendSettings(), dir, RebuildReports.JVM_OPTIONS))
+          .redirectErrorStream(true).start();
       BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
       for (int i = 0; i < 1000; i++) {
         String line = out.readLine();
@@ -267,16 +297,18 @@ public final class Soak {
           throw new IOException("frontend " + index + " ended before it served; see " + log);
         }
         if (line.startsWith("PORT ")) {
+          epoch++;
+          String started = index + "." + epoch;
           Thread drain = thread("frontend-log-" + index, () -> {
             try {
-              Files.write(log, (Iterable<String>) out.lines()::iterator, StandardCharsets.UTF_8,
-                  java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+              Files.write(log, (Iterable<String>) out.lines().peek(l -> rebuilds.line(started, l))::iterator,
+                  StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                  java.nio.file.StandardOpenOption.APPEND);
             } catch (IOException | UncheckedIOException e) {
               // the process went away
             }
           });
           drain.start();
-          epoch++;
           port = Integer.parseInt(line.substring(5).trim());
           return;
         }
@@ -286,6 +318,7 @@ public final class Soak {
 
     synchronized void kill() {
       port = 0;
+      rebuilds.killed(index + "." + epoch, System.nanoTime());
       epoch++;
       if (process != null) {
         process.destroyForcibly(); // SIGKILL

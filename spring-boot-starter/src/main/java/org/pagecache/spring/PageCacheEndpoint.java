@@ -78,6 +78,7 @@ public class PageCacheEndpoint {
         h.put("backgroundRebuilds", s.backgroundRebuilds());
         h.put("backgroundSkipped", s.backgroundSkipped());
         h.put("backgroundFailures", s.backgroundFailures());
+        h.put("backgroundNotStored", s.backgroundNotStored());
         h.put("hitRatio", s.hitRatio());
         h.put("lastRefreshMillis", s.lastRefreshMillis());
         h.put("lastRefreshBy", s.lastRefreshBy());

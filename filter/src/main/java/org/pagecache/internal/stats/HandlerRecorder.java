@@ -152,6 +152,7 @@ public final class HandlerRecorder {
   private final LongAdder backgroundRebuilds = new LongAdder();
   private final LongAdder backgroundSkipped = new LongAdder();
   private final LongAdder backgroundFailures = new LongAdder();
+  private final LongAdder backgroundNotStored = new LongAdder();
 
   /** A stale page's rebuild handed to the background: its visitor got the stale copy at once. */
   public void rebuiltInBackground() {
@@ -178,6 +179,15 @@ public final class HandlerRecorder {
 
   public long backgroundFailures() {
     return backgroundFailures.sum();
+  }
+
+  /** A background rebuild that built the page but memcached did not take it (a node failing). */
+  public void backgroundRebuildNotStored() {
+    backgroundNotStored.increment();
+  }
+
+  public long backgroundNotStored() {
+    return backgroundNotStored.sum();
   }
 
   // ---- signed-in visitors and fragments (docs/fragments.md) ----
