@@ -142,23 +142,26 @@ final class BackgroundRebuilds implements AutoCloseable {
       byte[] request = request(req, h.id + "." + secretHex);
       InetSocketAddress to = new InetSocketAddress(req.getLocalAddr(), req.getLocalPort());
       inFlight.put(h.id, h);
+      // Said before it can start: its end is logged by another thread, always after this line.
+      if (log.isDebugEnabled()) {
+        log.debug("pagecache: background rebuild {} of a {} page {}: handed over, its lock won {} ms before", h.id,
+            h.handler, h.path, lease.heldMillis());
+      }
       threads.execute(() -> send(h, to, request));
     } catch (RejectedExecutionException e) {
       inFlight.remove(h.id);
+      log.debug("pagecache: background rebuild {} of a {} page {}: ended, {}", h.id, h.handler, h.path,
+          closed ? "not sent, shutting down" : "skipped, " + bound + " under way and as many waiting");
       if (closed) {
         return false; // shutting down: build it here
       }
       p.stats().skippedBackgroundRebuild();
       lease.giveBack(); // the queue is full too: a later request tries again
-      log.debug("pagecache: background rebuild of a {} page {}: skipped, {} under way and as many waiting",
-          p.handler(), h.path, bound);
       return true;
     } catch (IllegalArgumentException e) {
-      inFlight.remove(h.id);
       return false; // a request line that cannot be sent: build it here
     }
     p.stats().rebuiltInBackground();
-    log.debug("pagecache: background rebuild {} of a {} page {}: handed over", h.id, h.handler, h.path);
     return true;
   }
 

@@ -97,6 +97,11 @@ final class Lease {
     return given.get();
   }
 
+  /** Milliseconds since this lock was asked for (and won): since then, others serve the page stale. */
+  long heldMillis() {
+    return (System.nanoTime() - held.takenAtNanos()) / 1_000_000;
+  }
+
   /** The page key this lease's lock belongs to. */
   String pageKey() {
     return held.pageKey();

@@ -18,8 +18,8 @@ import java.util.Map;
  * a hung node resumed (a lock {@code add} that timed out is applied when the node resumes, and
  * nobody owns it), the cases where a lock holds a page until its lease runs out; or it was answered STALE while
  * a rebuild of that page was in flight: a MISS read of the page, showing a generation at least N,
- * overlapping it (a visitor's build), or a background rebuild of the page that a frontend reported
- * handed over after refresh N started and not ended before the read started (its build reads the
+ * overlapping it (a visitor's build), or a background rebuild of the page that a frontend reported,
+ * its lock won after refresh N started and not ended before the read started (its build reads the
  * generation after N was published): the stale copy is served while one rebuild runs, by design.
  * STALE with nobody rebuilding, or a HIT past the bound, is a violation. A property check on recorded
  * events, not a timing assertion: the bound is the documented one, not a measured performance.
@@ -33,9 +33,9 @@ public final class Checker {
   public record Refresh(int generation, long startNanos, long endNanos, boolean refused) {}
 
   /**
-   * A background rebuild a frontend reported (docs/failures.md, the soak): handed over at
+   * A background rebuild a frontend reported (docs/failures.md, the soak): its lock won at
    * {@code startNanos}, ended at {@code endNanos} (the frontend's kill when it never ended) with
-   * {@code outcome} (done, not stored, failed, refused, killed).
+   * {@code outcome} (done, not stored, failed, refused, skipped, killed).
    */
   public record Rebuild(int page, long startNanos, long endNanos, String outcome) {}
 
@@ -147,10 +147,9 @@ public final class Checker {
   static final long REPORT_SKEW_NANOS = 2_000_000;
 
   /**
-   * True when a background rebuild of the page, handed over after {@code refresh} started (so its
+   * True when a background rebuild of the page, its lock won after {@code refresh} started (so its
    * build shows at least its generation), was in flight during the read, its times taken up to
-   * {@link #REPORT_SKEW_NANOS} wider (the read that won the lock is answered just after it logged
-   * the hand-over).
+   * {@link #REPORT_SKEW_NANOS} wider.
    */
   private static boolean rebuilding(Read read, Refresh refresh, Map<Integer, List<Rebuild>> rebuilds) {
     for (Rebuild r : rebuilds.getOrDefault(read.page(), List.of())) {

@@ -12,10 +12,12 @@ import java.util.regex.Pattern;
 
 /**
  * The background rebuilds the soak's frontends report in their log (the filter's DEBUG lines
- * "background rebuild N of a page page /p/7: handed over" and "...: ended, stored"), turned into
+ * "background rebuild N of a page page /p/7: handed over, its lock won 3 ms before" and "...: ended,
+ * done"), turned into
  * {@link Checker.Rebuild}s on the soak's clock. The frontends log wall-clock times to the
  * millisecond ({@link #JVM_OPTIONS}); the soak's reads are timed with {@link System#nanoTime}, so
- * one offset between the two, taken when the soak starts, converts them.
+ * one offset between the two, taken when the soak starts, converts them. A rebuild is in flight from
+ * when its lock was won: from then on every other request serves the page stale.
  */
 final class RebuildReports {
   /** What a frontend's JVM needs for the lines this parses: the filter's debug lines, timed. */
@@ -26,13 +28,15 @@ final class RebuildReports {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
   private static final Pattern LINE = Pattern.compile(
       "^(\\S+) \\[[^\\]]*\\] DEBUG org\\.pagecache\\.BackgroundRebuilds - pagecache: background rebuild (\\d+) of a"
-          + " \\S+ page /p/(\\d+): (handed over|ended, (.+))$");
+          + " \\S+ page /p/(\\d+): (handed over, its lock won (\\d+) ms before|ended, (.+))$");
 
   /** Wall-clock nanoseconds minus {@link System#nanoTime}, taken once. */
   private final long wallMinusNano = System.currentTimeMillis() * 1_000_000 - System.nanoTime();
   private final List<Checker.Rebuild> ended = new CopyOnWriteArrayList<>();
   /** Handed over, not ended yet: per frontend start ("index.epoch"), by the rebuild's number. */
   private final Map<String, Map<Long, long[]>> open = new HashMap<>();
+  /** Ends read before their hand-overs (two threads log them), per frontend start, by number: {outcome, time}. */
+  private final Map<String, Map<Long, Object[]>> endedFirst = new HashMap<>();
   /** Frontend starts killed: a line of theirs read after the kill is not taken as in flight. */
   private final java.util.Set<String> killed = new java.util.HashSet<>();
 
@@ -51,12 +55,21 @@ final class RebuildReports {
     long id = Long.parseLong(m.group(2));
     int page = Integer.parseInt(m.group(3));
     Map<Long, long[]> mine = open.computeIfAbsent(frontend, f -> new HashMap<>());
-    if (m.group(5) == null) {
-      mine.put(id, new long[] {page, at});
+    Map<Long, Object[]> early = endedFirst.computeIfAbsent(frontend, f -> new HashMap<>());
+    if (m.group(6) == null) {
+      long won = at - Long.parseLong(m.group(5)) * 1_000_000; // in flight since its lock was won
+      Object[] end = early.remove(id);
+      if (end == null) {
+        mine.put(id, new long[] {page, won});
+      } else {
+        ended.add(new Checker.Rebuild(page, won, Math.max(at, (long) end[1]), (String) end[0]));
+      }
     } else {
       long[] started = mine.remove(id);
       if (started != null) {
-        ended.add(new Checker.Rebuild(page, started[1], at, m.group(5)));
+        ended.add(new Checker.Rebuild(page, started[1], at, m.group(6)));
+      } else {
+        early.put(id, new Object[] {m.group(6), at});
       }
     }
   }

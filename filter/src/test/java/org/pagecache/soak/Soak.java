@@ -134,6 +134,9 @@ public final class Soak {
         TimeUnit.SECONDS.toNanos(RebuildLock.LEASE_SECONDS), TimeUnit.SECONDS.toNanos(1));
     Report report = new Report(v, List.copyOf(faults), restarts);
     out.println(report.summary());
+    reported.stream().max(java.util.Comparator.comparingLong(r -> r.endNanos() - r.startNanos())).ifPresent(r -> out.println(
+        "  longest background rebuild: page " + r.page() + " from " + ms(r.startNanos()) + " to " + ms(r.endNanos())
+            + " ms, " + r.outcome()));
     if (!v.violations().isEmpty()) {
       java.util.Map<String, java.util.LongSummaryStatistics> byKind = new java.util.TreeMap<>();
       v.violations().forEach(x -> byKind.computeIfAbsent(x.read().xCache().split("[ ;]")[0],
