@@ -66,8 +66,12 @@ public final class MemcachedStore implements Store {
    * out, it is deprecated anyway.
    */
   private final boolean pipelines;
-  /** The binary protocol: its quiet commands answer their failures, so nothing is sent noreply. */
-  private final boolean binary;
+  /**
+   * A delete may go noreply: text protocol (the binary protocol's quiet commands answer their
+   * failures) and one connection per server, so the next command to that server (another request's
+   * lock {@code add}) cannot overtake it on another connection.
+   */
+  private final boolean deletesNoReply;
 
   /**
    * How to reach memcached. {@code servers} is {@code host:port[:weight],...} (see
@@ -129,7 +133,7 @@ public final class MemcachedStore implements Store {
     this.servers = settings.servers();
     this.opTimeoutMillis = settings.opTimeout().toMillis();
     this.description = describe(servers);
-    this.binary = settings.binary();
+    this.deletesNoReply = !settings.binary() && settings.poolSize() == 1;
     this.pipelines = servers.size() == 1 && settings.poolSize() == 1 && !settings.binary();
     ConnectionLog log = new ConnectionLog(servers, reconnect);
     try {
@@ -219,10 +223,14 @@ public final class MemcachedStore implements Store {
     return call("delete", key, () -> client.delete(key, opTimeoutMillis));
   }
 
-  /** Text protocol only: the binary protocol's quiet delete answers "not found", so there it is a delete. */
+  /**
+   * Text protocol and one connection per server only: the binary protocol's quiet delete answers
+   * "not found", and with several connections a lock given back noreply could still be there when
+   * the next request's {@code add} arrives on another one (it would lose a free lock); a delete there.
+   */
   @Override
   public void deleteNoReply(String key) {
-    if (binary) {
+    if (!deletesNoReply) {
       delete(key);
       return;
     }
