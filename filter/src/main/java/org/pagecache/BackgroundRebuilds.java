@@ -87,8 +87,12 @@ final class BackgroundRebuilds implements AutoCloseable {
    * next visitor on this JVM builds them in the foreground, with what that visitor carries: a
    * background request would be refused the same way, and a visitor who builds gets the new page
    * even when memcached fails again, where every reader of a background rebuild kept the old one.
+   * The mark ({@link System#nanoTime} when made) holds for {@code lock.ttl}: a request that won the
+   * lock between the build's end and its answer may have handed the page off again, and a mark left
+   * so must not make a visitor wait at the page's next expiry, long after the fault.
    */
-  private final Set<String> foregroundNext = ConcurrentHashMap.newKeySet();
+  private final Map<String, Long> foregroundNext = new ConcurrentHashMap<>();
+  private final long foregroundMarkNanos;
   /** Handlers whose background requests got another key than their visitors' (a TLS connector): foreground only. */
   private final Set<String> foregroundOnly = ConcurrentHashMap.newKeySet();
   /** {@code bound} threads, and a queue of as many rebuilds waiting for one; null when off. */
@@ -103,6 +107,7 @@ final class BackgroundRebuilds implements AutoCloseable {
     this.bound = bound;
     this.edits = edits;
     this.readTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, lockTtl.toMillis() + 5000);
+    this.foregroundMarkNanos = lockTtl.toNanos();
     byte[] secret = new byte[32];
     new SecureRandom().nextBytes(secret);
     this.secretHex = HexFormat.of().formatHex(secret);
@@ -129,7 +134,7 @@ final class BackgroundRebuilds implements AutoCloseable {
     HttpServletRequest req = p.req();
     if (bound == 0 || closed || p.notes().background || p.notes().visitor != null
         || edits.condemned(p.handler(), found.page())
-        || !foregroundNext.isEmpty() && foregroundNext.remove(found.key())
+        || !foregroundNext.isEmpty() && markedForForeground(found.key())
         || foregroundOnly.contains(p.handler()) || keyedCookie(p.parts()) || req.getLocalPort() <= 0
         || req.getLocalAddr() == null || "https".equalsIgnoreCase(req.getScheme()) && !siteHeaders(req)) {
       return false;
@@ -186,6 +191,12 @@ final class BackgroundRebuilds implements AutoCloseable {
     }
     HandOff h = inFlight.get(id);
     return h != null && h.state.compareAndSet(HANDED, CLAIMED) ? h : null;
+  }
+
+  /** True, once, when the page's last background build left no new page within {@code lock.ttl}. */
+  private boolean markedForForeground(String pageKey) {
+    Long marked = foregroundNext.remove(pageKey);
+    return marked != null && System.nanoTime() - marked < foregroundMarkNanos;
   }
 
   /** The request as the filters and handler after PageCache see it: without {@link #HEADER}. */
@@ -310,7 +321,7 @@ final class BackgroundRebuilds implements AutoCloseable {
         if (foregroundNext.size() >= 10_000) {
           foregroundNext.clear();
         }
-        foregroundNext.add(h.lease.pageKey());
+        foregroundNext.put(h.lease.pageKey(), System.nanoTime());
       }
     } catch (IOException | RuntimeException e) {
       if (!closed) {
@@ -351,8 +362,9 @@ final class BackgroundRebuilds implements AutoCloseable {
 
   /**
    * Reads the answer to its end: a failure when it is a 5xx or the stale copy standing in for one
-   * ({@code Cache-Status: ...; detail=stale-if-error}), not stored when memcached did not take the
-   * page it built ({@code stored=0}), refused when the build was not stored
+   * ({@code Cache-Status: ...; detail=stale-if-error}), not stored when memcached failed the build
+   * (it did not take the page, {@code stored=0}, or its lookup failed: {@code store-unavailable}),
+   * refused when the build was not stored
    * ({@code fwd=bypass}: it turned out personal).
    */
   private static Answer answer(InputStream in) throws IOException {
@@ -365,7 +377,8 @@ final class BackgroundRebuilds implements AutoCloseable {
     for (String header = line(in); !header.isEmpty(); header = line(in)) {
       if (header.regionMatches(true, 0, "Cache-Status:", 0, 13)) {
         answer = header.contains("stale-if-error") || answer == Answer.FAILED ? Answer.FAILED
-            : header.contains("fwd=bypass") ? Answer.REFUSED
+            : header.contains("store-unavailable") ? Answer.NOT_STORED // memcached failed the build
+            : header.contains("fwd=bypass") ? Answer.REFUSED // not stored: it turned out personal
             : header.contains("stored=0") ? Answer.NOT_STORED : answer;
       }
     }

@@ -140,7 +140,7 @@ final class AdminPage {
     if (h.backgroundRebuilds() + h.backgroundSkipped() + h.backgroundFailures() > 0) {
       out.append("<p class=\"note\" data-note=\"background\">Stale pages rebuilt in the background: ")
           .append(Display.count(h.backgroundRebuilds())).append(" (").append(Display.count(h.backgroundSkipped()))
-          .append(" skipped, all builds under way; ").append(Display.count(h.backgroundFailures()))
+          .append(" skipped, all builds under way and as many waiting; ").append(Display.count(h.backgroundFailures()))
           .append(" failed; ").append(Display.count(h.backgroundNotStored()))
           .append(" built but not stored, memcached failing).</p>");
     }

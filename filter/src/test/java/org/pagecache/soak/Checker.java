@@ -153,6 +153,9 @@ public final class Checker {
    */
   private static boolean rebuilding(Read read, Refresh refresh, Map<Integer, List<Rebuild>> rebuilds) {
     for (Rebuild r : rebuilds.getOrDefault(read.page(), List.of())) {
+      if (r.outcome().startsWith("skipped") || r.outcome().startsWith("not sent")) {
+        continue; // its lock given back at once: nobody rebuilt the page
+      }
       if (r.startNanos() >= refresh.startNanos() && r.startNanos() - REPORT_SKEW_NANOS <= read.endNanos()
           && r.endNanos() + REPORT_SKEW_NANOS >= read.startNanos()) {
         return true;

@@ -70,6 +70,8 @@ class CheckerTest {
     assertEquals(1, staleReadWith(rebuild(7, 4000, 4900)).violations().size(), "it ended before the read");
     assertEquals(1, staleReadWith(rebuild(7, 5100, 6000)).violations().size(), "it started after the read");
     assertEquals(1, staleReadWith(rebuild(8, 4000, 6000)).violations().size(), "another page's");
+    assertEquals(1, staleReadWith(new Checker.Rebuild(7, 4000 * MS, 6000 * MS,
+        "skipped, 32 under way and as many waiting")).violations().size(), "skipped: its lock given back, nobody rebuilding");
     assertEquals(1, staleReadWith(rebuild(7, 800, 6000)).violations().size(),
         "its lock won before the refresh started: it builds the older generation");
   }
