@@ -13,7 +13,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-classes="" runs=10 busy=none module=filter
+classes="" runs=10 runs_given=no busy=none module=filter
 while [ $# -gt 0 ]; do
   case "$1" in
     --busy) busy=half ;;
@@ -21,7 +21,10 @@ while [ $# -gt 0 ]; do
     --module) module=$2; shift ;;
     --module=*) module=${1#--module=} ;;
     -*) echo "unknown option $1 (accepted: --busy, --busy=all, --module M)" >&2; exit 2 ;;
-    *) if [ -z "$classes" ]; then classes=$1; else runs=$1; fi ;;
+    *) if [ -z "$classes" ]; then classes=$1
+       elif [ "$runs_given" = no ]; then runs=$1; runs_given=yes
+       else echo "one CLASSES and one RUNS at most; unexpected: $1" >&2; exit 2
+       fi ;;
   esac
   shift
 done
