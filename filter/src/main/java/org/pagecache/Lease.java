@@ -33,13 +33,18 @@ final class Lease {
    */
   static Lease tryTake(RebuildLock lock, PageRequest p, Found found) {
     try {
-      RebuildLock.Taken taken = lock.tryAcquireReading(found.key(), version(found), lock.newOwner(),
-          p.notes().lookupKeys);
-      return taken != null ? new Lease(lock, taken.lease(), taken.readAfter()) : null;
+      return take(lock, p, found);
     } catch (StoreException e) {
       p.stats().record(Event.ERROR);
       return null;
     }
+  }
+
+  /** As {@link #tryTake}, but memcached failing throws: null means lost, to another request. */
+  static Lease take(RebuildLock lock, PageRequest p, Found found) {
+    RebuildLock.Taken taken = lock.tryAcquireReading(found.key(), version(found), lock.newOwner(),
+        p.notes().lookupKeys);
+    return taken != null ? new Lease(lock, taken.lease(), taken.readAfter()) : null;
   }
 
   /** The lock key a build of {@code found} takes: one per version, so a refresh never waits on an older build. */

@@ -36,6 +36,7 @@ import org.pagecache.store.StoreException;
  *                             the copy served as the losers get it (X-Cache: STALE, or HIT for an early refresh);
  *                             else build      X-Cache: MISS
  *                lost      -> ifLost: serve the hit, serve stale (X-Cache: STALE), wait, build
+ *                failed    -> build without the lock, the copy its fallback (nobody may be rebuilding)
  *     WAIT    -> {@link Waiting}: with this JVM's requests for the one that builds or watches
  *                memcached -> a page, a refusal, the lock won (build), or build without the lock
  *   build ({@link Build}): run the handler captured -> BuildDecision -> store /
@@ -167,10 +168,18 @@ final class PageFlow {
         engine.clock.millis());
     Route.Way way = route.way();
     Lease lease = null;
+    boolean lockFailed = false;
     if (way == Route.Way.REBUILD) { // a background rebuild's request builds under the lease its visitor won
-      lease = handOff == null ? Lease.tryTake(engine.lock, p, found) : handOff.lease(found);
+      try {
+        lease = handOff == null ? Lease.take(engine.lock, p, found) : handOff.lease(found);
+      } catch (StoreException e) {
+        p.stats().record(Event.ERROR);
+        lockFailed = true;
+      }
       // The lock won with a copy to serve: the visitor gets it at once, the page is rebuilt in the background.
-      way = lease == null ? route.ifLost()
+      // Memcached failing the lock (a node hanging before its breaker opens): nobody may be rebuilding the
+      // page, so this request builds it without the lock, as for any store failure, the copy its fallback.
+      way = lockFailed ? way : lease == null ? route.ifLost()
           : route.copyServable() && engine.background.takeOver(p, found, lease) ? route.ifLost() : way;
     }
     Found target = found;
