@@ -177,9 +177,11 @@ final class PageFlow {
         lockFailed = true;
       }
       // The lock won with a copy to serve: the visitor gets it at once, the page is rebuilt in the background.
-      // Memcached failing the lock (a node hanging before its breaker opens): nobody may be rebuilding the
-      // page, so this request builds it without the lock, as for any store failure, the copy its fallback.
-      way = lockFailed ? way : lease == null ? route.ifLost()
+      // Memcached failing the lock (a node hanging before its breaker opens): nobody may be rebuilding a
+      // stale page, so this request builds it without the lock, as for any store failure, the copy its
+      // fallback; a page picked for early refresh is still fresh and served as the hit it is.
+      way = lockFailed ? (route.ifLost() == Route.Way.SERVE_FRESH ? Route.Way.SERVE_FRESH : way)
+          : lease == null ? route.ifLost()
           : route.copyServable() && engine.background.takeOver(p, found, lease) ? route.ifLost() : way;
     }
     Found target = found;
