@@ -33,6 +33,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.pagecache.store.LocalStore;
 import org.pagecache.store.MemcachedStore;
 import org.pagecache.store.Store;
+import org.pagecache.testing.JettyApi;
 import org.pagecache.testing.JettyServer;
 import org.pagecache.testing.MemcachedExtension;
 
@@ -212,7 +213,7 @@ final class SiteUnderTest implements AutoCloseable {
     server.addConnector(connector);
     ServletContextHandler ctx = new ServletContextHandler(ServletContextHandler.SESSIONS);
     ctx.setContextPath("/");
-    ctx.getServletHandler().setDecodeAmbiguousURIs(true);
+    JettyApi.decodeAmbiguousUris(ctx);
     before.forEach(f -> ctx.addFilter(new FilterHolder(f), "/*", EnumSet.of(DispatcherType.REQUEST)));
     ctx.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
     ctx.addEventListener(new ServletRequestListener() {
@@ -300,7 +301,7 @@ final class SiteUnderTest implements AutoCloseable {
     boolean head = "HEAD".equals(method);
     try {
       ByteBuffer answer = connector.getResponse(bytes, head, 30, TimeUnit.SECONDS);
-      HttpTester.Response response = head ? HttpTester.parseHeadResponse(answer) : HttpTester.parseResponse(answer);
+      HttpTester.Response response = JettyApi.parseResponse(answer, head);
       if (response == null) {
         throw new IllegalStateException(method + " " + pathAndQuery + ": no complete response within 30 s");
       }

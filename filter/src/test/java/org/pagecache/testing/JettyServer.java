@@ -84,7 +84,7 @@ public final class JettyServer implements AutoCloseable {
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.SESSIONS);
     context.setContextPath(contextPath);
-    context.getServletHandler().setDecodeAmbiguousURIs(true);
+    JettyApi.decodeAmbiguousUris(context);
     setup.accept(context);
     server.setHandler(context);
     try {

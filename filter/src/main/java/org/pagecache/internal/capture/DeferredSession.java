@@ -136,4 +136,37 @@ final class DeferredSession implements HttpSession {
     HttpSession session = created();
     return session != null ? session.getMaxInactiveInterval() : context.getSessionTimeout() * 60;
   }
+
+  // Servlet 4's deprecated members, which Servlet 6 removed: the javax artifact's build uncomments
+  // the lines marked //javax (docs/architecture.md, "One source, two servlet APIs"). Each passes
+  // through the members above, so a read still creates no session.
+  //javax @Override
+  //javax @Deprecated
+  //javax public jakarta.servlet.http.HttpSessionContext getSessionContext() {
+  //javax   return real().getSessionContext();
+  //javax }
+  //javax
+  //javax @Override
+  //javax @Deprecated
+  //javax public Object getValue(String name) {
+  //javax   return getAttribute(name);
+  //javax }
+  //javax
+  //javax @Override
+  //javax @Deprecated
+  //javax public String[] getValueNames() {
+  //javax   return java.util.Collections.list(getAttributeNames()).toArray(new String[0]);
+  //javax }
+  //javax
+  //javax @Override
+  //javax @Deprecated
+  //javax public void putValue(String name, Object value) {
+  //javax   setAttribute(name, value);
+  //javax }
+  //javax
+  //javax @Override
+  //javax @Deprecated
+  //javax public void removeValue(String name) {
+  //javax   removeAttribute(name);
+  //javax }
 }

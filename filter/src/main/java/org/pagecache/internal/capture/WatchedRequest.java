@@ -256,13 +256,14 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
    * the request they hold, which is not always this wrapper (Jetty's async dispatch, and Tomcat's
    * {@code startAsync(req, res)} with the request under it), so they are cleaned here as
    * {@link #getQueryString()} is. The {@code javax.} names are still set by some bridges. The
-   * {@code request_uri} attributes carry no query and are left alone.
+   * {@code request_uri} attributes carry no query and are left alone. {@code Set.copyOf}, not
+   * {@code Set.of}: in the javax artifact the two halves name the same attributes.
    */
-  static final Set<String> QUERY_STRING_ATTRIBUTES = Set.of("jakarta.servlet.async.query_string",
+  static final Set<String> QUERY_STRING_ATTRIBUTES = Set.copyOf(List.of("jakarta.servlet.async.query_string",
       "jakarta.servlet.forward.query_string", "jakarta.servlet.include.query_string",
       "jakarta.servlet.error.query_string", "javax.servlet.async.query_string",
       "javax.servlet.forward.query_string", "javax.servlet.include.query_string",
-      "javax.servlet.error.query_string");
+      "javax.servlet.error.query_string"));
 
   @Override
   public Object getAttribute(String name) {
