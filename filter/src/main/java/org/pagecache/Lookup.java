@@ -195,7 +195,8 @@ final class Lookup {
 
   /** The page's primary key: its URL, the headers its policy varies on, and the request's own key parts. */
   String pageKey(PageRequest p) {
-    return keys.forRequest(p.req(), p.handler(), p.policy().vary(), p.parts().keyParts());
+    return keys.forRequest(p.req(), p.requestUri(), p.queryString(), p.handler(), p.policy().vary(),
+        p.parts().keyParts());
   }
 
   /**
@@ -206,7 +207,8 @@ final class Lookup {
   String variantKey(PageRequest p, StoredPage record) {
     List<String[]> parts = new ArrayList<>(p.parts().keyParts());
     parts.add(VaryRecord.keyPart(record.builtAtMillis()));
-    return keys.forRequest(p.req(), p.handler(), VaryRecord.keyHeaders(p.policy().vary(), record.varyNames()),
+    return keys.forRequest(p.req(), p.requestUri(), p.queryString(), p.handler(),
+        VaryRecord.keyHeaders(p.policy().vary(), record.varyNames()),
         parts);
   }
 

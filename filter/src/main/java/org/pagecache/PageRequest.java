@@ -16,14 +16,21 @@ import org.pagecache.internal.store.StoredPage;
  * The request for a page being handled: what every step needs (handler, policy, stats, key parts),
  * and in {@link #notes} what one step learns for a later one. This object, not request attributes,
  * carries it, one per request.
+ *
+ * <p>{@code requestUri} and {@code queryString} are the URL the visitor asked for, read when the
+ * request arrived. A step after the build reads them here, not from {@code req}: a container may
+ * re-point the request object it gave the filter at an async dispatch's target (Jetty 10 does, for
+ * {@code startAsync().dispatch("/view")}), and the page is stored under the URL that was asked for.
  */
 record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain chain,
-    String handler, CachePolicy policy, HandlerRecorder stats, RequestParts parts, Notes notes, PageTrace trace) {
+    String handler, CachePolicy policy, HandlerRecorder stats, RequestParts parts, String requestUri,
+    String queryString, Notes notes, PageTrace trace) {
 
   /** @param trace what the request tells a tracer ({@link PageTrace#NONE} when nothing observes it) */
   PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain chain, String handler, CachePolicy policy,
       HandlerRecorder stats, RequestParts parts, PageTrace trace) {
-    this(req, res, chain, handler, policy, stats, parts, new Notes(), trace);
+    this(req, res, chain, handler, policy, stats, parts, req.getRequestURI(), req.getQueryString(), new Notes(),
+        trace);
   }
 
   boolean isHead() {

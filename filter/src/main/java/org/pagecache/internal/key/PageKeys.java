@@ -31,15 +31,21 @@ public final class PageKeys {
     this.ignoredParameters = ignoredParameters;
   }
 
-  /** The key of the page this request gets from the handler. */
-  public String forRequest(HttpServletRequest req, String handler, List<String> varyHeaders, List<String[]> requestParts) {
+  /**
+   * The key of the page this request gets from the handler.
+   *
+   * @param requestUri the request's URI as it arrived (not read from {@code req}: see PageRequest)
+   * @param queryString its query string as it arrived, or null
+   */
+  public String forRequest(HttpServletRequest req, String requestUri, String queryString, String handler,
+      List<String> varyHeaders, List<String[]> requestParts) {
     List<String[]> parts = new ArrayList<>(varyHeaders.size() + requestParts.size());
     for (String name : varyHeaders) {
       parts.add(new String[] {name, headerValue(req, name)});
     }
     parts.addAll(requestParts);
     return namespace.page(handler, PageKey.canonical(req.getScheme(), req.getServerName(), req.getServerPort(),
-        req.getRequestURI(), req.getQueryString(), dropped(), parts));
+        requestUri, queryString, dropped(), parts));
   }
 
   /**
