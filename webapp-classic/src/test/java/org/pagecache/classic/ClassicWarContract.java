@@ -51,10 +51,12 @@ abstract class ClassicWarContract {
   @BeforeAll
   void deploy() throws Exception {
     Path dir = Path.of(System.getProperty("classic.wars", "target"));
+    // pagecache-classic, or the javax build's pagecache-classic-javax (webapp-classic-javax)
+    String name = System.getProperty("classic.war.name", "pagecache-classic");
     Map<String, Path> wars = Map.of(
-        "readme", dir.resolve("pagecache-classic.war"),
-        "all", dir.resolve("pagecache-classic-all-dispatchers.war"),
-        "plain", dir.resolve("pagecache-classic-without-pagecache.war"));
+        "readme", dir.resolve(name + ".war"),
+        "all", dir.resolve(name + "-all-dispatchers.war"),
+        "plain", dir.resolve(name + "-without-pagecache.war"));
     wars.values().forEach(war -> assertTrue(Files.isRegularFile(war),
         "the WARs are packaged before the deployment tests run: " + war.toAbsolutePath()));
     Path workDir = Path.of(System.getProperty("deployments.dir", "target/deployments"))
@@ -159,6 +161,7 @@ abstract class ClassicWarContract {
       List<String> labels = new ArrayList<>();
       walk.forEach(path -> labels.add(xCache(get(context + path))));
       long hits = labels.stream().filter(l -> l.startsWith("HIT")).count();
+      System.out.printf("%s%s: %d of %d HIT on the second walk%n", getClass().getSimpleName(), context, hits, walk.size());
       assertTrue(hits >= 0.9 * walk.size(), context + ": " + hits + " of " + walk.size() + " HIT on the second walk " + labels);
     }
   }

@@ -21,8 +21,16 @@ final class Containers {
   }
 
   static Deployment jetty(Map<String, Path> wars, Path workDir, Map<String, String> env, String readyPath) {
-    JettyBase jetty = new JettyBase(distribution("jetty.home"), workDir.resolve("jetty-base"), workDir,
-        "http,ee10-deploy,ee10-jsp");
+    return jetty("jetty.home", "http,ee10-deploy,ee10-jsp", wars, workDir, env, readyPath);
+  }
+
+  /**
+   * A stock Jetty base with {@code modules}, from the distribution {@code homeProperty} names: Jetty 12's
+   * are {@code http,ee10-deploy,ee10-jsp}; Jetty 10's, one servlet API only, {@code http,deploy,jsp}.
+   */
+  static Deployment jetty(String homeProperty, String modules, Map<String, Path> wars, Path workDir,
+      Map<String, String> env, String readyPath) {
+    JettyBase jetty = new JettyBase(distribution(homeProperty), workDir.resolve("jetty-base"), workDir, modules);
     wars.forEach(jetty::war);
     return jetty.start(env, readyPath, ClassicWarContract.READY_WITHIN);
   }

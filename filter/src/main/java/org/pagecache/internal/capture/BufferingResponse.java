@@ -1,9 +1,11 @@
 package org.pagecache.internal.capture;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.ByteArrayOutputStream;
@@ -46,9 +48,11 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   }
 
   private final HttpServletResponse real;
+  /** The request the page is built for (null in tests of the capture alone): it tells a Jetty 10 include. */
+  private final HttpServletRequest request;
   /** What the capture wraps, until a container's include puts its own wrapper there. */
   private final ServletResponse below;
-  /** An include runs: Tomcat puts its include wrapper below the capture (Jetty wraps the outside). */
+  /** An include runs: Tomcat puts its include wrapper below the capture (Jetty 12 wraps the outside). */
   private volatile boolean including;
   private final int limit;
   private final String defaultCharset;
@@ -75,10 +79,14 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   private volatile boolean handedOver;
   private boolean draining;
   private boolean overflowed;
+  /** The handler called sendRedirect (a 302, the buffer cleared): the container's own is called when it is sent. */
+  private boolean redirected;
 
-  BufferingResponse(HttpServletResponse real, int limit, String defaultCharset, Overflow overflow) {
+  BufferingResponse(HttpServletRequest request, HttpServletResponse real, int limit, String defaultCharset,
+      Overflow overflow) {
     super(ForwardShield.below(real)); // a forward closes the capture, never the client's response (Tomcat 11)
     this.below = getResponse();
+    this.request = request;
     this.real = real;
     this.limit = limit;
     this.defaultCharset = defaultCharset == null ? StandardCharsets.ISO_8859_1.name() : defaultCharset;
@@ -96,9 +104,21 @@ final class BufferingResponse extends HttpServletResponseWrapper {
     including = response != below;
   }
 
+  /**
+   * An include runs. Tomcat puts its include wrapper below the capture ({@link #setResponse}) and
+   * Jetty 12 wraps the response from outside, so the included resource's calls never change the
+   * page. Jetty 10 does neither: its include marks its own request INCLUDE and its own response as
+   * including, which then ignores status and header calls, but through the capture those calls
+   * never reach it (a JSP fragment's page directive set the whole page's Content-Type there). So
+   * the request the page is built for is asked too: inside an include it says INCLUDE.
+   */
+  private boolean inInclude() {
+    return including || (request != null && request.getDispatcherType() == DispatcherType.INCLUDE);
+  }
+
   /** What an included resource may not change: the status, headers, cookies, type and locale. */
   private boolean headFixed() {
-    return committed || including;
+    return committed || inInclude();
   }
 
   // ---- status, errors, redirects: recorded, and "committed" as the spec says they commit ----
@@ -125,7 +145,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   /** Recorded; the captured body is dropped and the response counts as committed, as the spec says. */
   @Override
   public void sendError(int sc, String msg) throws IOException {
-    if (including) {
+    if (inInclude()) {
       return; // ignored in an include, as the container ignores it
     }
     checkNotCommitted();
@@ -146,7 +166,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
    * {@code @Override} so it compiles against Servlet 6.0.
    */
   public void sendRedirect(String location, int sc, boolean clearBuffer) throws IOException {
-    if (including) {
+    if (inInclude()) {
       return; // ignored in an include, as the container ignores it
     }
     checkNotCommitted();
@@ -156,6 +176,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
       drain();
       buffer.reset();
     }
+    redirected = sc == SC_FOUND && clearBuffer;
     committed = true;
   }
 
@@ -407,7 +428,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   /** Clears what was captured (status, headers, cookies, type, body); the charset stays once fixed. */
   @Override
   public void reset() {
-    if (including) {
+    if (inInclude()) {
       return; // ignored in an include, as the container ignores it
     }
     checkNotCommitted();
@@ -498,7 +519,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
       all.add(new Header("Content-Type", type));
     }
     return new CapturedResponse(status, List.copyOf(all), List.copyOf(cookies), buffer.toByteArray(),
-        errorMessage, overflowed, passedThrough, trailers);
+        errorMessage, overflowed, passedThrough, trailers, redirected);
   }
 
   /** Body sink: into the buffer while capturing, to the client after {@link #handOver()}. */

@@ -16,6 +16,10 @@ import org.pagecache.internal.store.StoredPage.Header;
  * @param overflowed    the body outgrew the capture limit and was streamed to the client instead
  * @param passedThrough the response went to the client directly (async, overflow): nothing to send
  * @param trailers      the handler set trailer fields (never cached)
+ * @param redirected    the handler called {@code sendRedirect(location)}: a 302 whose Location (the
+ *                      handler's, in {@code headers}) the container's own sendRedirect sends, as it
+ *                      would without PageCache (Jetty 10 makes it absolute, Tomcat and Jetty 12 keep
+ *                      it relative by default)
  */
 public record CapturedResponse(
     int status,
@@ -25,11 +29,19 @@ public record CapturedResponse(
     String errorMessage,
     boolean overflowed,
     boolean passedThrough,
-    boolean trailers) {
+    boolean trailers,
+    boolean redirected) {
+
+  /** A response the handler did not end with {@code sendRedirect}. */
+  public CapturedResponse(int status, List<Header> headers, List<Cookie> cookies, byte[] body, String errorMessage,
+      boolean overflowed, boolean passedThrough, boolean trailers) {
+    this(status, headers, cookies, body, errorMessage, overflowed, passedThrough, trailers, false);
+  }
 
   /** The same response with another body (e.g. counters filled in). */
   public CapturedResponse withBody(byte[] newBody) {
-    return new CapturedResponse(status, headers, cookies, newBody, errorMessage, overflowed, passedThrough, trailers);
+    return new CapturedResponse(status, headers, cookies, newBody, errorMessage, overflowed, passedThrough, trailers,
+        redirected);
   }
 
   /** The first value of a header, case-insensitively, or null. */

@@ -1,6 +1,7 @@
 package org.pagecache.internal.capture;
 
 import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
@@ -30,12 +31,19 @@ public final class CapturingResponse extends HttpServletResponseWrapper {
   private volatile boolean passThrough;
   private Consumer<HttpServletResponse> onPassThrough = r -> { };
 
+  /** A capture of {@code real} outside any request (the capture's own tests): includes are told by the wrappers only. */
   public CapturingResponse(HttpServletResponse real, int limit, String defaultCharset) {
-    this(real, new Switch(), limit, defaultCharset);
+    this(null, real, limit, defaultCharset);
   }
 
-  private CapturingResponse(HttpServletResponse real, Switch toPassThrough, int limit, String defaultCharset) {
-    super(new BufferingResponse(real, limit, defaultCharset, toPassThrough));
+  /** A capture of the page {@code request} asks for; the request tells an include the wrappers do not (Jetty 10). */
+  public CapturingResponse(HttpServletRequest request, HttpServletResponse real, int limit, String defaultCharset) {
+    this(request, real, new Switch(), limit, defaultCharset);
+  }
+
+  private CapturingResponse(HttpServletRequest request, HttpServletResponse real, Switch toPassThrough, int limit,
+      String defaultCharset) {
+    super(new BufferingResponse(request, real, limit, defaultCharset, toPassThrough));
     toPassThrough.response = this;
     this.real = real;
     this.capture = (BufferingResponse) getResponse();

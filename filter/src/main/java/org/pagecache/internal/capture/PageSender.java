@@ -211,12 +211,21 @@ public final class PageSender {
     for (Header h : c.headers()) {
       if (h.name().equalsIgnoreCase("Content-Type")) {
         res.setContentType(h.value());
+      } else if (c.redirected() && h.name().equalsIgnoreCase("Location")) {
+        continue; // the container's sendRedirect sets it, below
       } else if (!PageBuilder.forTheCacheOnly(h.name())) {
         res.addHeader(h.name(), h.value());
       }
     }
     for (Cookie cookie : c.cookies()) {
       res.addCookie(cookie);
+    }
+    if (c.redirected()) {
+      // The container's own sendRedirect, as an error goes through its sendError: it decides what
+      // the Location becomes (Jetty 10 makes a relative one absolute, as Servlet 4 asks; Tomcat and
+      // Jetty 12 keep it relative by default) and how the redirect ends, exactly as without PageCache.
+      res.sendRedirect(c.header("Location"));
+      return;
     }
     res.setContentLength(c.body().length);
     if (!"HEAD".equals(req.getMethod()) && c.body().length > 0) {

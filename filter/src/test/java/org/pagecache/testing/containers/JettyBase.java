@@ -10,10 +10,10 @@ import java.util.Map;
 import org.pagecache.testing.MemcachedExtension;
 
 /**
- * A standalone Jetty 12 from its distribution (jetty-home), set up the way an operator would: a
+ * A standalone Jetty 12 or 10 from its distribution (jetty-home), set up the way an operator would: a
  * fresh Jetty base with the modules named (e.g. {@code http,ee10-deploy}, plus {@code ee10-jsp} for
- * JSPs), WARs copied to webapps/ (webapps/ROOT.war is the root context), started with start.jar on a
- * free loopback port.
+ * JSPs; Jetty 10's have no ee10- prefix: {@code http,deploy,jsp}), WARs copied to webapps/
+ * (webapps/ROOT.war is the root context), started with start.jar on a free loopback port.
  */
 public final class JettyBase {
   private final Path jettyHome;

@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 import org.pagecache.testing.MemcachedExtension;
 
 /**
- * A standalone Tomcat (10.1 or 11) from its distribution, set up the way an operator would: a
+ * A standalone Tomcat (9, 10.1 or 11) from its distribution, set up the way an operator would: a
  * CATALINA_BASE of its own with the distribution's conf (the HTTP connector moved to a free loopback
  * port, the shutdown port off), WARs copied to webapps/ (webapps/ROOT.war is the root context), and
  * {@code java ... Bootstrap start}, what catalina.sh runs, without the shell script.
