@@ -1,11 +1,14 @@
 package org.pagecache.internal.capture;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UnsupportedEncodingException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -31,11 +34,21 @@ public final class CapturingResponse extends HttpServletResponseWrapper {
   private Consumer<HttpServletResponse> onPassThrough = r -> { };
 
   public CapturingResponse(HttpServletResponse real, int limit, String defaultCharset) {
-    this(real, new Switch(), limit, defaultCharset);
+    this(real, new Switch(), limit, defaultCharset, () -> false);
   }
 
-  private CapturingResponse(HttpServletResponse real, Switch toPassThrough, int limit, String defaultCharset) {
-    super(new BufferingResponse(real, limit, defaultCharset, toPassThrough));
+  /**
+   * A capture of {@code real} for {@code request}: while the request's dispatcher type is
+   * {@code INCLUDE}, the included resource may not change the page's status or headers (Servlet 6
+   * §9.3), also on a container whose include leaves the capture unwrapped (Undertow).
+   */
+  public CapturingResponse(HttpServletRequest request, HttpServletResponse real, int limit, String defaultCharset) {
+    this(real, new Switch(), limit, defaultCharset, () -> request.getDispatcherType() == DispatcherType.INCLUDE);
+  }
+
+  private CapturingResponse(HttpServletResponse real, Switch toPassThrough, int limit, String defaultCharset,
+      BooleanSupplier includeRuns) {
+    super(new BufferingResponse(real, limit, defaultCharset, toPassThrough, includeRuns));
     toPassThrough.response = this;
     this.real = real;
     this.capture = (BufferingResponse) getResponse();

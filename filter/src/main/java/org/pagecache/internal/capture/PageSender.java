@@ -211,12 +211,21 @@ public final class PageSender {
     for (Header h : c.headers()) {
       if (h.name().equalsIgnoreCase("Content-Type")) {
         res.setContentType(h.value());
+      } else if (c.redirect() != null && h.name().equalsIgnoreCase("Location")) {
+        continue; // the container's sendRedirect below sets it, as it would have without PageCache
       } else if (!PageBuilder.forTheCacheOnly(h.name())) {
         res.addHeader(h.name(), h.value());
       }
     }
     for (Cookie cookie : c.cookies()) {
       res.addCookie(cookie);
+    }
+    if (c.redirect() != null) {
+      if (!c.redirect().clearBuffer() && c.body().length > 0 && !"HEAD".equals(req.getMethod())) {
+        res.getOutputStream().write(c.body()); // kept in the buffer by sendRedirect(location, sc, false)
+      }
+      c.redirect().sendTo(res, c.status());
+      return;
     }
     res.setContentLength(c.body().length);
     if (!"HEAD".equals(req.getMethod()) && c.body().length > 0) {
