@@ -80,6 +80,8 @@ public final class UndertowBase {
   public RunningContainer start(Map<String, String> env, String readyPath, Duration readyWithin) {
     int port = MemcachedExtension.freePort();
     List<String> command = new ArrayList<>(List.of(ContainerProcess.java(),
+        // Start-up over peak speed on two shared cores: the client compiler only, one GC thread.
+        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
         "-Djava.io.tmpdir=" + mkdirs(workDir.resolve("undertow-tmp")),
         "-cp", classPath(), UndertowLauncher.class.getName(),
         "--port", Integer.toString(port), "--temp", mkdirs(workDir.resolve("undertow-work")).toString()));

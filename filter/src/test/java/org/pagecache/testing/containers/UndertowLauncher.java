@@ -239,7 +239,10 @@ public final class UndertowLauncher {
         c.addWebResourceCollection(w);
       }
       List<Element> auth = children(constraint, "auth-constraint");
-      if (!auth.isEmpty()) {
+      if (auth.isEmpty()) {
+        // No auth-constraint: no sign-in needed (Servlet 6 §13.8.1); Undertow's default would deny.
+        c.setEmptyRoleSemantic(SecurityInfo.EmptyRoleSemantic.PERMIT);
+      } else {
         List<String> roles = children(auth.get(0), "role-name").stream().map(r -> r.getTextContent().trim()).toList();
         if (roles.isEmpty()) {
           c.setEmptyRoleSemantic(SecurityInfo.EmptyRoleSemantic.DENY);
