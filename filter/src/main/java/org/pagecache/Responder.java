@@ -163,8 +163,7 @@ final class Responder {
   }
 
   CapturingResponse newCapture(PageRequest p) {
-    return new CapturingResponse(p.req(), p.res(), maxEntrySize,
-        p.req().getServletContext().getResponseCharacterEncoding());
+    return new CapturingResponse(p.req(), p.res(), maxEntrySize, p.req().getServletContext().getResponseCharacterEncoding());
   }
 
   long ttlLeft(StoredPage page) {

@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,10 +57,15 @@ abstract class StockContainerContract {
     }
   }
 
+  /** One page of each public handler: the home page, a section, an article, the JSON API. */
+  List<String> publicPages() {
+    return List.of("/", "/section/world", "/article/5", "/api/articles/6");
+  }
+
   @Test
   void thePublicPagesAreServedAndCachedInTheRealMemcached() {
     long itemsBefore = memcached.text(0).statLong("curr_items");
-    for (String path : new String[] {"/", "/section/world", "/article/5", "/api/articles/6"}) {
+    for (String path : publicPages()) {
       HttpResponse<byte[]> first = get(path);
       HttpResponse<byte[]> second = get(path);
 

@@ -1,11 +1,9 @@
 package org.pagecache.internal.capture;
 
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.Cookie;
-import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.ByteArrayOutputStream;
@@ -25,6 +23,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.pagecache.internal.store.StoredPage.Header;
 
@@ -48,12 +47,16 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   }
 
   private final HttpServletResponse real;
-  /** The request the page is built for (null in tests of the capture alone): it tells a Jetty 10 include. */
-  private final HttpServletRequest request;
   /** What the capture wraps, until a container's include puts its own wrapper there. */
   private final ServletResponse below;
-  /** An include runs: Tomcat puts its include wrapper below the capture (Jetty 12 wraps the outside). */
+  /** An include runs: Tomcat puts its include wrapper below the capture (Jetty wraps the outside). */
   private volatile boolean including;
+  /**
+   * The container's own word that an include runs, for a container whose include wraps neither
+   * side of the capture: Undertow marks its own response "inside include" and passes the capture
+   * on unchanged, so only the request's dispatcher type tells the capture.
+   */
+  private final BooleanSupplier includeRuns;
   private final int limit;
   private final String defaultCharset;
   private final Overflow overflow;
@@ -66,6 +69,8 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   private boolean charsetExplicit;
   private boolean writerCharsetLocked;
   private String errorMessage;
+  /** The sendRedirect call the handler made, or null. */
+  private CapturedResponse.Redirect redirect;
   private boolean committed;
   private boolean trailers;
   private int bufferSize = 8192;
@@ -79,14 +84,16 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   private volatile boolean handedOver;
   private boolean draining;
   private boolean overflowed;
-  /** The handler called sendRedirect (a 302, the buffer cleared): the container's own is called when it is sent. */
-  private boolean redirected;
 
-  BufferingResponse(HttpServletRequest request, HttpServletResponse real, int limit, String defaultCharset,
-      Overflow overflow) {
+  BufferingResponse(HttpServletResponse real, int limit, String defaultCharset, Overflow overflow) {
+    this(real, limit, defaultCharset, overflow, () -> false);
+  }
+
+  BufferingResponse(HttpServletResponse real, int limit, String defaultCharset, Overflow overflow,
+      BooleanSupplier includeRuns) {
     super(ForwardShield.below(real)); // a forward closes the capture, never the client's response (Tomcat 11)
+    this.includeRuns = includeRuns;
     this.below = getResponse();
-    this.request = request;
     this.real = real;
     this.limit = limit;
     this.defaultCharset = defaultCharset == null ? StandardCharsets.ISO_8859_1.name() : defaultCharset;
@@ -104,21 +111,14 @@ final class BufferingResponse extends HttpServletResponseWrapper {
     including = response != below;
   }
 
-  /**
-   * An include runs. Tomcat puts its include wrapper below the capture ({@link #setResponse}) and
-   * Jetty 12 wraps the response from outside, so the included resource's calls never change the
-   * page. Jetty 10 does neither: its include marks its own request INCLUDE and its own response as
-   * including, which then ignores status and header calls, but through the capture those calls
-   * never reach it (a JSP fragment's page directive set the whole page's Content-Type there). So
-   * the request the page is built for is asked too: inside an include it says INCLUDE.
-   */
-  private boolean inInclude() {
-    return including || (request != null && request.getDispatcherType() == DispatcherType.INCLUDE);
-  }
-
   /** What an included resource may not change: the status, headers, cookies, type and locale. */
   private boolean headFixed() {
-    return committed || inInclude();
+    return committed || including();
+  }
+
+  /** An include runs, whichever way the container says so (its wrapper below the capture, or the request). */
+  private boolean including() {
+    return including || includeRuns.getAsBoolean();
   }
 
   // ---- status, errors, redirects: recorded, and "committed" as the spec says they commit ----
@@ -145,7 +145,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   /** Recorded; the captured body is dropped and the response counts as committed, as the spec says. */
   @Override
   public void sendError(int sc, String msg) throws IOException {
-    if (inInclude()) {
+    if (including()) {
       return; // ignored in an include, as the container ignores it
     }
     checkNotCommitted();
@@ -155,10 +155,10 @@ final class BufferingResponse extends HttpServletResponseWrapper {
     committed = true;
   }
 
-  /** A 302 through the three-argument form, so every redirect is captured the same way. */
+  /** A 302, recorded as the three-argument form records it, and remembered as asked for (see {@link #redirect}). */
   @Override
   public void sendRedirect(String location) throws IOException {
-    sendRedirect(location, SC_FOUND, true);
+    redirect(new CapturedResponse.Redirect(location, true, true), SC_FOUND);
   }
 
   /**
@@ -166,17 +166,29 @@ final class BufferingResponse extends HttpServletResponseWrapper {
    * {@code @Override} so it compiles against Servlet 6.0.
    */
   public void sendRedirect(String location, int sc, boolean clearBuffer) throws IOException {
-    if (inInclude()) {
+    redirect(new CapturedResponse.Redirect(location, clearBuffer, false), sc);
+  }
+
+  /**
+   * Records a redirect as status plus the Location as given, and the call itself: sent to the
+   * client, the redirect is made by the container's own {@code sendRedirect}, which may turn the
+   * Location absolute (Undertow does; Tomcat and Jetty keep it relative by default), so the visitor
+   * gets the Location the container would have sent without PageCache.
+   */
+  private void redirect(CapturedResponse.Redirect call, int sc) throws IOException {
+    if (including()) {
       return; // ignored in an include, as the container ignores it
     }
     checkNotCommitted();
+    redirect = call;
+    String location = call.location();
+    boolean clearBuffer = call.clearBuffer();
     status = sc;
     setHeader("Location", location);
     if (clearBuffer) {
       drain();
       buffer.reset();
     }
-    redirected = sc == SC_FOUND && clearBuffer;
     committed = true;
   }
 
@@ -428,7 +440,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   /** Clears what was captured (status, headers, cookies, type, body); the charset stays once fixed. */
   @Override
   public void reset() {
-    if (inInclude()) {
+    if (including()) {
       return; // ignored in an include, as the container ignores it
     }
     checkNotCommitted();
@@ -488,6 +500,14 @@ final class BufferingResponse extends HttpServletResponseWrapper {
       return;
     }
     replayHead(real);
+    if (redirect != null) {
+      if (!redirect.clearBuffer() && buffer.size() > 0) {
+        buffer.writeTo(real.getOutputStream()); // kept in the buffer by sendRedirect(location, sc, false)
+      }
+      buffer.reset();
+      redirect.sendTo(real, status);
+      return;
+    }
     if (buffer.size() > 0) {
       buffer.writeTo(real.getOutputStream());
       buffer.reset();
@@ -498,6 +518,9 @@ final class BufferingResponse extends HttpServletResponseWrapper {
   private void replayHead(HttpServletResponse target) {
     target.setStatus(status);
     for (Header h : headers) {
+      if (redirect != null && h.name().equalsIgnoreCase("Location")) {
+        continue; // the container's sendRedirect sets it
+      }
       if (!PageBuilder.forTheCacheOnly(h.name())) { // cache-internal, like on a hit
         target.addHeader(h.name(), h.value());
       }
@@ -519,7 +542,7 @@ final class BufferingResponse extends HttpServletResponseWrapper {
       all.add(new Header("Content-Type", type));
     }
     return new CapturedResponse(status, List.copyOf(all), List.copyOf(cookies), buffer.toByteArray(),
-        errorMessage, overflowed, passedThrough, trailers, redirected);
+        errorMessage, overflowed, passedThrough, trailers, redirect);
   }
 
   /** Body sink: into the buffer while capturing, to the client after {@link #handOver()}. */

@@ -1,6 +1,8 @@
 package org.pagecache.internal.capture;
 
 import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import java.util.List;
 import org.pagecache.internal.store.StoredPage.Header;
 
@@ -16,10 +18,7 @@ import org.pagecache.internal.store.StoredPage.Header;
  * @param overflowed    the body outgrew the capture limit and was streamed to the client instead
  * @param passedThrough the response went to the client directly (async, overflow): nothing to send
  * @param trailers      the handler set trailer fields (never cached)
- * @param redirected    the handler called {@code sendRedirect(location)}: a 302 whose Location (the
- *                      handler's, in {@code headers}) the container's own sendRedirect sends, as it
- *                      would without PageCache (Jetty 10 makes it absolute, Tomcat and Jetty 12 keep
- *                      it relative by default)
+ * @param redirect      the handler's sendRedirect call (status and Location are in the fields above too), or null
  */
 public record CapturedResponse(
     int status,
@@ -30,18 +29,36 @@ public record CapturedResponse(
     boolean overflowed,
     boolean passedThrough,
     boolean trailers,
-    boolean redirected) {
+    Redirect redirect) {
 
-  /** A response the handler did not end with {@code sendRedirect}. */
+  /** A response no sendRedirect made. */
   public CapturedResponse(int status, List<Header> headers, List<Cookie> cookies, byte[] body, String errorMessage,
       boolean overflowed, boolean passedThrough, boolean trailers) {
-    this(status, headers, cookies, body, errorMessage, overflowed, passedThrough, trailers, false);
+    this(status, headers, cookies, body, errorMessage, overflowed, passedThrough, trailers, null);
+  }
+
+  /**
+   * A {@code sendRedirect} as the handler called it: the Location as given, and which form. Sent to
+   * the client by the container's own method, never as a Location header, since the container
+   * decides what the header says (Undertow makes a relative Location absolute).
+   *
+   * @param oneArgument the Servlet 6.0 {@code sendRedirect(location)} (a 302 that clears the buffer)
+   */
+  public record Redirect(String location, boolean clearBuffer, boolean oneArgument) {
+    /** Makes this redirect on {@code target}, with {@code status} for the three-argument form. */
+    void sendTo(HttpServletResponse target, int status) throws IOException {
+      if (oneArgument) {
+        target.sendRedirect(location);
+      } else {
+        StatusRedirect.send(target, location, status, clearBuffer);
+      }
+    }
   }
 
   /** The same response with another body (e.g. counters filled in). */
   public CapturedResponse withBody(byte[] newBody) {
     return new CapturedResponse(status, headers, cookies, newBody, errorMessage, overflowed, passedThrough, trailers,
-        redirected);
+        redirect);
   }
 
   /** The first value of a header, case-insensitively, or null. */

@@ -1,5 +1,6 @@
 package org.pagecache.internal.capture;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -7,6 +8,7 @@ import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UnsupportedEncodingException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -31,19 +33,22 @@ public final class CapturingResponse extends HttpServletResponseWrapper {
   private volatile boolean passThrough;
   private Consumer<HttpServletResponse> onPassThrough = r -> { };
 
-  /** A capture of {@code real} outside any request (the capture's own tests): includes are told by the wrappers only. */
   public CapturingResponse(HttpServletResponse real, int limit, String defaultCharset) {
-    this(null, real, limit, defaultCharset);
+    this(real, new Switch(), limit, defaultCharset, () -> false);
   }
 
-  /** A capture of the page {@code request} asks for; the request tells an include the wrappers do not (Jetty 10). */
+  /**
+   * A capture of {@code real} for {@code request}: while the request's dispatcher type is
+   * {@code INCLUDE}, the included resource may not change the page's status or headers (Servlet 6
+   * §9.3), also on a container whose include leaves the capture unwrapped (Undertow).
+   */
   public CapturingResponse(HttpServletRequest request, HttpServletResponse real, int limit, String defaultCharset) {
-    this(request, real, new Switch(), limit, defaultCharset);
+    this(real, new Switch(), limit, defaultCharset, () -> request.getDispatcherType() == DispatcherType.INCLUDE);
   }
 
-  private CapturingResponse(HttpServletRequest request, HttpServletResponse real, Switch toPassThrough, int limit,
-      String defaultCharset) {
-    super(new BufferingResponse(request, real, limit, defaultCharset, toPassThrough));
+  private CapturingResponse(HttpServletResponse real, Switch toPassThrough, int limit, String defaultCharset,
+      BooleanSupplier includeRuns) {
+    super(new BufferingResponse(real, limit, defaultCharset, toPassThrough, includeRuns));
     toPassThrough.response = this;
     this.real = real;
     this.capture = (BufferingResponse) getResponse();

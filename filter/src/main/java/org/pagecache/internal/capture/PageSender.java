@@ -211,8 +211,8 @@ public final class PageSender {
     for (Header h : c.headers()) {
       if (h.name().equalsIgnoreCase("Content-Type")) {
         res.setContentType(h.value());
-      } else if (c.redirected() && h.name().equalsIgnoreCase("Location")) {
-        continue; // the container's sendRedirect sets it, below
+      } else if (c.redirect() != null && h.name().equalsIgnoreCase("Location")) {
+        continue; // the container's sendRedirect below sets it, as it would have without PageCache
       } else if (!PageBuilder.forTheCacheOnly(h.name())) {
         res.addHeader(h.name(), h.value());
       }
@@ -220,11 +220,11 @@ public final class PageSender {
     for (Cookie cookie : c.cookies()) {
       res.addCookie(cookie);
     }
-    if (c.redirected()) {
-      // The container's own sendRedirect, as an error goes through its sendError: it decides what
-      // the Location becomes (Jetty 10 makes a relative one absolute, as Servlet 4 asks; Tomcat and
-      // Jetty 12 keep it relative by default) and how the redirect ends, exactly as without PageCache.
-      res.sendRedirect(c.header("Location"));
+    if (c.redirect() != null) {
+      if (!c.redirect().clearBuffer() && c.body().length > 0 && !"HEAD".equals(req.getMethod())) {
+        res.getOutputStream().write(c.body()); // kept in the buffer by sendRedirect(location, sc, false)
+      }
+      c.redirect().sendTo(res, c.status());
       return;
     }
     res.setContentLength(c.body().length);
