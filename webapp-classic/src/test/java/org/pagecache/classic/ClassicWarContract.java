@@ -161,7 +161,7 @@ abstract class ClassicWarContract {
       List<String> labels = new ArrayList<>();
       walk.forEach(path -> labels.add(xCache(get(context + path))));
       long hits = labels.stream().filter(l -> l.startsWith("HIT")).count();
-      System.out.printf("%s%s: %d of %d HIT on the second walk%n", getClass().getSimpleName(), context, hits, walk.size());
+      System.out.printf("%s %s: %d of %d HIT on the second walk%n", getClass().getSimpleName(), context, hits, walk.size());
       assertTrue(hits >= 0.9 * walk.size(), context + ": " + hits + " of " + walk.size() + " HIT on the second walk " + labels);
     }
   }

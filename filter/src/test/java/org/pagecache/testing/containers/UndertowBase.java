@@ -8,6 +8,7 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -102,8 +103,47 @@ public final class UndertowBase {
       all.stream().filter(j -> JASPER.stream().anyMatch(j::contains)).forEach(jars::add);
       require(jars, "/tomcat-embed-jasper/", "org.apache.tomcat.embed:tomcat-embed-jasper");
     }
-    jars.add(codeSource(UndertowLauncher.class));
+    jars.add(launcherClasses().toString());
     return String.join(File.pathSeparator, jars);
+  }
+
+  /**
+   * The launcher's classes alone (UndertowLauncher and its nested classes), copied from the test
+   * classes or test-jar they were loaded from into a directory of their own, so the container's
+   * class path holds nothing else of the test code.
+   */
+  private Path launcherClasses() {
+    String dir = UndertowLauncher.class.getPackageName().replace('.', '/');
+    String prefix = UndertowLauncher.class.getSimpleName();
+    Path target = mkdirs(workDir.resolve("undertow-launcher").resolve(dir));
+    Path source = Path.of(codeSource(UndertowLauncher.class));
+    try {
+      if (Files.isDirectory(source)) {
+        try (var files = Files.list(source.resolve(dir))) {
+          for (Path file : files.filter(f -> isLauncherClass(f.getFileName().toString(), prefix)).toList()) {
+            Files.copy(file, target.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+      } else {
+        try (JarFile jar = new JarFile(source.toFile())) {
+          for (var entry : Collections.list(jar.entries())) {
+            String name = entry.getName();
+            if (name.startsWith(dir + "/") && isLauncherClass(name.substring(dir.length() + 1), prefix)) {
+              try (InputStream in = jar.getInputStream(entry)) {
+                Files.copy(in, target.resolve(name.substring(dir.length() + 1)), StandardCopyOption.REPLACE_EXISTING);
+              }
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("copying the Undertow launcher from " + source, e);
+    }
+    return workDir.resolve("undertow-launcher");
+  }
+
+  private static boolean isLauncherClass(String fileName, String prefix) {
+    return fileName.endsWith(".class") && (fileName.equals(prefix + ".class") || fileName.startsWith(prefix + "$"));
   }
 
   private static void require(Set<String> jars, String part, String artifact) {
