@@ -1,0 +1,239 @@
+package org.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.servlet.Filter;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.pagecache.SiteUnderTest.Backend;
+import org.pagecache.SiteUnderTest.BothStores;
+import org.pagecache.SiteUnderTest.Response;
+import org.pagecache.testing.MemcachedExtension;
+
+/**
+ * Specification, on both stores: under {@code params.key=read} (or a policy's {@code params=read}) a
+ * page's key holds the query parameters its builds read by name, each present or absent, and no other:
+ * cache busters, unknown click ids and random junk are served the page without them. A read that sees
+ * every parameter at once keys the handler on the whole query, as {@code params=all} does; a build
+ * that read a parameter its key left out is not stored, and the key holds it from then on.
+ */
+class ParametersReadSpec {
+  @RegisterExtension
+  static MemcachedExtension memcached = MemcachedExtension.nodes(1);
+
+  @RegisterExtension
+  final SiteUnderTest.Sites sites = new SiteUnderTest.Sites(memcached);
+
+  /** An article: reads no parameter. */
+  private static SiteServlets.Handler article() {
+    return SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html;charset=UTF-8");
+      res.getWriter().print("<p>article " + req.getPathInfo() + "</p><p>build " + call + "</p>");
+    });
+  }
+
+  /** A paged list: reads {@code page}, nothing else. */
+  private static SiteServlets.Handler list() {
+    return SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html;charset=UTF-8");
+      String page = req.getParameter("page");
+      res.getWriter().print("<p>page " + (page == null ? "1" : page) + "</p><p>build " + call + "</p>");
+    });
+  }
+
+  @BothStores
+  void cacheBustersAndJunkParametersAreServedThePageWithoutThem(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("article", article(), "/article/*").set("params.key", "read").start();
+    assertEquals("MISS", site.get("/article/7").xcache());
+    for (String junk : List.of("_=1733212345678", "cb=91", "v=3", "rnd=0.42", "nocache=1", "ttclid=x", "zz_new_click=9",
+        "_=1&cb=2&x=%00%ff", "x=<script>")) {
+      Response r = site.get("/article/7?" + junk);
+      assertEquals("HIT", r.xcache(), junk);
+      assertTrue(r.text().contains("article /7"), r.text());
+    }
+    assertEquals(1, site.calls("article"));
+    assertEquals(9, site.cache.stats().handler("article").parametersLeftOut());
+  }
+
+  @BothStores
+  void aParameterReadButAbsentIsKeyedAsAbsentSoPageTwoNeverGetsPageOne(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("list", list(), "/list").set("params.key", "read").start();
+    Response first = site.get("/list");
+    assertEquals("BYPASS", first.xcache(), "its key left out the page it read: not stored");
+    assertTrue(first.header("Cache-Status").contains("parameter-read"), first.header("Cache-Status"));
+    assertTrue(first.text().contains("page 1"), first.text());
+    Response two = site.get("/list?page=2");
+    assertEquals("MISS", two.xcache());
+    assertTrue(two.text().contains("page 2"), "never page 1: " + two.text());
+    assertEquals("MISS", site.get("/list").xcache());
+    Response twoAgain = site.get("/list?_=5&page=2");
+    assertEquals("HIT", twoAgain.xcache());
+    assertTrue(twoAgain.text().contains("page 2"), twoAgain.text());
+    Response oneAgain = site.get("/list?_=6");
+    assertEquals("HIT", oneAgain.xcache());
+    assertTrue(oneAgain.text().contains("page 1"), oneAgain.text());
+    Response empty = site.get("/list?page=");
+    assertEquals("MISS", empty.xcache(), "present and empty is not absent");
+    assertEquals("read: page", site.cache.stats().handler("list").keyedOn());
+  }
+
+  @BothStores
+  void aConditionalReadGrowsTheRecordAndNoPageOfTheNarrowerRecordAnswersARequestTheWiderOneTellsApart(
+      Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("c", SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html;charset=UTF-8");
+      String a = req.getParameter("a");
+      res.getWriter().print(a == null ? "<p>no a</p>" : "<p>a=" + a + " b=" + req.getParameter("b") + "</p>");
+    }), "/c").set("params.key", "read").start();
+    assertEquals("BYPASS", site.get("/c?a=1&b=x").xcache(), "reads a, then b: record {a, b}");
+    assertEquals("MISS", site.get("/c").xcache());
+    assertEquals("MISS", site.get("/c?b=q").xcache(), "b is keyed, absent a or not");
+    Response x = site.get("/c?a=1&b=x");
+    assertEquals("MISS", x.xcache());
+    assertTrue(x.text().contains("a=1 b=x"), x.text());
+    Response y = site.get("/c?a=1&b=y");
+    assertEquals("MISS", y.xcache(), "the wider record tells b=y apart");
+    assertTrue(y.text().contains("a=1 b=y"), y.text());
+    assertTrue(site.get("/c?a=1&b=x&_=2").text().contains("a=1 b=x"));
+    assertEquals("read: a, b", site.cache.stats().handler("c").keyedOn());
+  }
+
+  @BothStores
+  void aBuildThatReadsBOnlyWhenAIsPresentIsNotStoredUnderTheRecordWithoutB(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("c", SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html;charset=UTF-8");
+      String a = req.getParameter("a");
+      res.getWriter().print(a == null ? "<p>no a</p>" : "<p>a=" + a + " b=" + req.getParameter("b") + "</p>");
+    }), "/c").set("params.key", "read").start();
+    assertEquals("BYPASS", site.get("/c").xcache(), "reads a: record {a}");
+    assertEquals("MISS", site.get("/c").xcache());
+    assertEquals("read: a", site.cache.stats().handler("c").keyedOn());
+    Response x = site.get("/c?a=1&b=x");
+    assertEquals("BYPASS", x.xcache(), "built under the record {a}, it read b: not stored under a key without b");
+    assertTrue(x.text().contains("a=1 b=x"), x.text());
+    Response y = site.get("/c?a=1&b=y");
+    assertTrue(y.text().contains("a=1 b=y"), "never the page of b=x: " + y.text());
+    assertEquals("MISS", y.xcache());
+    assertEquals("HIT", site.get("/c?a=1&b=y&cb=1").xcache());
+    assertTrue(site.get("/c?a=1&b=x").text().contains("a=1 b=x"));
+    assertEquals("read: a, b", site.cache.stats().handler("c").keyedOn());
+  }
+
+  /** The reads that see every parameter at once. */
+  private static final Map<String, SiteServlets.Handler.Body> WHOLE_READS = Map.of(
+      "getQueryString", (req, res, call) -> res.getWriter().print("<p>?" + req.getQueryString() + "</p>"),
+      "getParameterMap", (req, res, call) -> res.getWriter().print("<p>" + req.getParameterMap().keySet() + "</p>"),
+      "getParameterNames", (req, res, call) -> res.getWriter().print("<p>"
+          + Collections.list(req.getParameterNames()) + "</p>"),
+      "forward query attribute", (req, res, call) -> res.getWriter().print("<p>"
+          + req.getAttribute("jakarta.servlet.forward.query_string") + "</p>"),
+      "request URL with its query", (req, res, call) -> res.getWriter().print("<p>" + req.getRequestURL()
+          + (req.getQueryString() == null ? "" : "?" + req.getQueryString()) + "</p>"));
+
+  @BothStores
+  void aReadThatSeesEveryParameterKeysTheHandlerOnTheWholeQuery(Backend backend) {
+    int n = 0;
+    for (Map.Entry<String, SiteServlets.Handler.Body> read : WHOLE_READS.entrySet()) {
+      SiteUnderTest site = sites.on(backend).handler("echo", SiteServlets.of(read.getValue()), "/echo")
+          .set("params.key", "read").set("namespace", "whole" + n++).start();
+      String what = read.getKey();
+      Response first = site.get("/echo?x=1");
+      assertEquals("BYPASS", first.xcache(), what);
+      assertTrue(first.header("Cache-Status").contains("all-parameters-read"), what + ": " + first.header("Cache-Status"));
+      assertEquals("MISS", site.get("/echo?x=1").xcache(), what);
+      assertEquals("MISS", site.get("/echo?x=1&_=5").xcache(), what + ": every parameter keys the page, as params=all");
+      assertEquals("HIT", site.get("/echo?x=1&_=5").xcache(), what);
+      assertEquals("MISS", site.get("/echo").xcache(), what);
+      assertEquals("HIT", site.get("/echo?utm_source=news").xcache(), what + ": tracking parameters are still out");
+      assertEquals("all", site.cache.stats().handler("echo").keyedOn(), what);
+      site.close();
+    }
+  }
+
+  /** A filter before PageCache's that takes the visitor's language from {@code ?lang=} into a request attribute. */
+  private static final Filter LANG_FILTER = (request, response, chain) -> {
+    String lang = request.getParameter("lang");
+    request.setAttribute("lang", lang == null ? "en" : lang);
+    chain.doFilter(request, response);
+  };
+
+  private static SiteServlets.Handler home() {
+    return SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html;charset=UTF-8");
+      res.getWriter().print("<p>lang " + req.getAttribute("lang") + "</p>");
+    });
+  }
+
+  @BothStores
+  void aParameterAnEarlierFilterCopiedIntoAnAttributeCountsAsReadWhenABuildSeesIt(Backend backend) {
+    SiteUnderTest site = sites.on(backend).before(LANG_FILTER).handler("home", home(), "/home")
+        .set("params.key", "read").start();
+    Response fr = site.get("/home?lang=fr");
+    assertTrue(fr.text().contains("lang fr"), fr.text());
+    assertEquals("BYPASS", fr.xcache(), "the attribute read holds the parameter's value: the parameter was read");
+    Response de = site.get("/home?lang=de");
+    assertEquals("MISS", de.xcache());
+    assertTrue(de.text().contains("lang de"), de.text());
+    assertTrue(site.get("/home?lang=fr").text().contains("lang fr"));
+    assertTrue(site.get("/home").text().contains("lang en"));
+    assertTrue(site.get("/home?lang=fr&_=1").text().contains("lang fr"));
+    assertEquals("read: lang", site.cache.stats().handler("home").keyedOn());
+  }
+
+  @BothStores
+  void paramsKeepKeysAParameterReadBeforeTheFilterFromTheStart(Backend backend) {
+    SiteUnderTest site = sites.on(backend).before(LANG_FILTER).handler("home", home(), "/home")
+        .set("params.key", "read").set("params.keep", "lang").start();
+    assertEquals("MISS", site.get("/home").xcache());
+    Response fr = site.get("/home?lang=fr");
+    assertEquals("MISS", fr.xcache(), "lang keys the page from the start, though no build was seen reading it");
+    assertTrue(fr.text().contains("lang fr"), fr.text());
+    assertEquals("HIT", site.get("/home?lang=fr&cb=2").xcache());
+    assertTrue(site.get("/home?cb=3").text().contains("lang en"));
+  }
+
+  @BothStores
+  void evictingTheUrlRemovesThePageAJunkParameterWasServed(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("article", article(), "/article/*").set("params.key", "read").start();
+    assertEquals("MISS", site.get("/article/7?_=1").xcache());
+    assertEquals("HIT", site.get("/article/7").xcache());
+    assertTrue(site.cache.evict("http://localhost/article/7").existed());
+    assertEquals("MISS", site.get("/article/7?_=2").xcache());
+    assertTrue(site.cache.evict("http://localhost/article/7?cb=3").existed(), "the junk names the same page");
+    assertEquals("MISS", site.get("/article/7").xcache());
+  }
+
+  @BothStores
+  void aPolicyOverridesTheSiteWideSetting(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("article", article(), "/article/*").handler("other", article(), "/other/*")
+        .set("policies", "article: params=read").start();
+    assertEquals("MISS", site.get("/article/7").xcache());
+    assertEquals("HIT", site.get("/article/7?_=1").xcache());
+    assertEquals("MISS", site.get("/other/7").xcache());
+    assertEquals("MISS", site.get("/other/7?_=1").xcache(), "params=all, the default: the whole query keys the page");
+  }
+
+  @BothStores
+  void trackingParametersAndParamsIgnoreKeepWorkingForWholeQueryHandlers(Backend backend) {
+    SiteUnderTest site = sites.on(backend).handler("list", list(), "/list").set("params.key", "read")
+        .set("policies", "list: params=all").set("params.ignore", "ref").start();
+    assertEquals("MISS", site.get("/list?page=2").xcache());
+    assertEquals("HIT", site.get("/list?page=2&ref=hn&utm_source=x").xcache());
+    assertEquals("MISS", site.get("/list?page=2&_=1").xcache());
+  }
+
+  @Test
+  void aBadValueFailsStartUpNamingIt() {
+    IllegalArgumentException site = assertThrows(IllegalArgumentException.class,
+        () -> PageCacheConfig.builder().set("params.key", "some").build());
+    assertTrue(site.getMessage().contains("params.key: 'some' is not accepted; use read"), site.getMessage());
+    IllegalArgumentException policy = assertThrows(IllegalArgumentException.class,
+        () -> PageCacheConfig.builder().set("policies", "list: params=reads").build());
+    assertTrue(policy.getMessage().contains("policies[list].params: 'reads' is not accepted"), policy.getMessage());
+  }
+}
