@@ -216,6 +216,15 @@ final class Build implements AsyncCapture {
         Declared.personalDeclared(p.req()), p.stats());
     String parameterRead = TrackingParameterReads.afterBuild(tools.keys(), p.handler(),
         RequestParts.keyedOnReads(p.parts().keyParts()), shared.reads(), p.stats());
+    PageRequest keyed = p;
+    if (TrackingParameterReads.READ.equals(parameterRead) && conditions.isEmpty()) {
+      // params=read: the page is stored under the key that holds what it read besides its record (see keyedWider)
+      RequestParts wider = p.parts().readingAlso(p.queryString(), shared.reads().parameters());
+      if (wider != null) {
+        keyed = p.withParts(wider);
+        parameterRead = null;
+      }
+    }
     if (parameterRead != null && !c.passedThrough()) {
       p.stats().bypass(parameterRead); // its key left out what it read: this page is not stored; the next is keyed on it
       return new Outcome.Replay(c, CacheStatus.refused(parameterRead), null);
@@ -253,10 +262,21 @@ final class Build implements AsyncCapture {
       }
       default -> {
         try (PageTrace.Scope step = p.trace().step(PageTrace.Step.STORE)) {
-          return tools.writer().store(p, found, d, stale, start, placement());
+          Outcome stored = tools.writer().store(keyed, found, d, stale, start, placement());
+          return keyed == p ? stored : keyedWider(stored);
         }
       }
     }
+  }
+
+  /**
+   * A page whose build read parameters its request's key did not hold ({@code params=read}) is stored
+   * under the key that holds them too: every request with that key agrees with this one on each
+   * parameter the build read, so its build would have made this page (docs/safety.md). It is not
+   * handed to this JVM's requests waiting under the narrower key: they agree with it on less.
+   */
+  private static Outcome keyedWider(Outcome stored) {
+    return stored instanceof Outcome.Serve serve ? Outcome.serving(serve.page(), serve.status()) : stored;
   }
 
   // The async end: one of completed, resume, dispatching (not followed) or abandoned, once.

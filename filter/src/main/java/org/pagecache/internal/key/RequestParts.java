@@ -2,6 +2,7 @@ package org.pagecache.internal.key;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -151,6 +152,25 @@ public record RequestParts(String bypass, List<String> cookies, List<String[]> k
       }
     }
     return false;
+  }
+
+  /**
+   * These parts keyed on the parameters read so far and {@code more}, in place of the parameters they
+   * key ({@code params=read}): the key of a page whose build read {@code more} besides them; null when
+   * that would be more than {@link ParameterRecord#MAX_NAMES} names (the handler goes to the whole query).
+   */
+  public RequestParts readingAlso(String rawQuery, Collection<String> more) {
+    ParameterRecord wider = new ParameterRecord(false, List.copyOf(keyedParameters())).reading(more);
+    if (wider.wholeQuery()) {
+      return null;
+    }
+    List<String[]> parts = parameterParts(rawQuery, wider);
+    for (String[] part : keyParts) {
+      if (!part[0].startsWith(PARAM) && !ON_READS[0].equals(part[0])) {
+        parts.add(part);
+      }
+    }
+    return new RequestParts(bypass, cookies, parts);
   }
 
   /** The ignored query parameters this request's key covers (the handler's builds read them). */
