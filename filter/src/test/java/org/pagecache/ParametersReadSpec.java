@@ -134,6 +134,32 @@ class ParametersReadSpec {
     assertEquals("HIT", wide.get("/c?a=1&b=y").xcache());
   }
 
+  /**
+   * A parameter read but absent is part of the key as absent, not left out: a server whose record
+   * lacks it must not find the page another server built reading it absent. Here the handler reads
+   * {@code a} only when {@code b=1}; one server has seen only {@code b=2} (record {b}).
+   */
+  @Test
+  void aPageBuiltReadingAParameterAbsentNeverAnswersARequestCarryingIt() {
+    String namespace = "absent" + ProcessHandle.current().pid() % 1000 + "x" + System.nanoTime() % 100000;
+    SiteServlets.Handler handler = SiteServlets.of((req, res, call) -> {
+      res.setContentType("text/html;charset=UTF-8");
+      String b = req.getParameter("b");
+      res.getWriter().print("<p>b=" + b + ("1".equals(b) ? " a=" + req.getParameter("a") : "") + "</p>");
+    });
+    SiteUnderTest onlyB = sites.on(Backend.MEMCACHED).handler("d", handler, "/d")
+        .set("params.key", "read").set("namespace", namespace).start();
+    SiteUnderTest both = sites.on(Backend.MEMCACHED).handler("d", handler, "/d")
+        .set("params.key", "read").set("namespace", namespace).start();
+    assertEquals("MISS", onlyB.get("/d?b=2").xcache());
+    assertEquals("read: b", onlyB.cache.stats().handler("d").keyedOn());
+    Response absent = both.get("/d?b=1");
+    assertTrue(absent.text().contains("b=1 a=null"), absent.text());
+    assertEquals("read: a, b", both.cache.stats().handler("d").keyedOn());
+    Response present = onlyB.get("/d?a=5&b=1");
+    assertTrue(present.text().contains("b=1 a=5"), "never the page built with a absent: " + present.text());
+  }
+
   /** The reads that see every parameter at once. */
   private static final Map<String, SiteServlets.Handler.Body> WHOLE_READS = Map.of(
       "getQueryString", (req, res, call) -> res.getWriter().print("<p>?" + req.getQueryString() + "</p>"),
