@@ -247,6 +247,19 @@ class ParametersReadSpec {
   }
 
   @BothStores
+  void aWriteToARefreshedByPathRefreshesThePageAJunkParameterWasServed(Backend backend) {
+    SiteServlets.Handler edit = SiteServlets.of((req, res, call) -> res.getWriter().print("form"));
+    edit.writes.set((req, res, call) -> res.setStatus(204));
+    SiteUnderTest site = sites.on(backend).handler("article", article(), "/article/*").handler("edit", edit, "/edit/*")
+        .set("params.key", "read").set("policies", "article: refreshed-by=/edit/*").start();
+    assertEquals("MISS", site.get("/article/7?_=1").xcache());
+    assertEquals("HIT", site.get("/article/7?cb=2").xcache());
+    assertEquals(204, site.send("POST", "/edit/7").status());
+    String after = site.get("/article/7?v=3").xcache();
+    assertTrue(after.equals("STALE") || after.equals("MISS"), "refreshed: " + after);
+  }
+
+  @BothStores
   void aPolicyOverridesTheSiteWideSetting(Backend backend) {
     SiteUnderTest site = sites.on(backend).handler("article", article(), "/article/*").handler("other", article(), "/other/*")
         .set("policies", "article: params=read").start();
