@@ -4,6 +4,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import org.pagecache.store.Namespace;
 
@@ -20,6 +22,7 @@ public final class PageKeys {
   private final Namespace namespace;
   private final IgnoredParameters ignoredParameters;
   private final ParameterRecords records;
+  private final ConcurrentHashMap<String, ParameterRecord> wholeQuery = new ConcurrentHashMap<>();
 
   public PageKeys(Namespace namespace) {
     this(namespace, IgnoredParameters.none());
@@ -77,8 +80,19 @@ public final class PageKeys {
    */
   public ParameterRecord parameters(String handler, boolean keyOnReads) {
     ParameterRecord record = keyOnReads ? records.of(handler) : null;
-    return record != null && !record.wholeQuery() ? record
-        : ParameterRecord.wholeQuery(ignoredParameters.keyedBy(handler));
+    return record != null && !record.wholeQuery() ? record : wholeQuery(handler);
+  }
+
+  /** The whole query with the listed parameters the handler read, made again only when they grew (the hit path allocates none). */
+  private ParameterRecord wholeQuery(String handler) {
+    Set<String> keyed = ignoredParameters.keyedBy(handler);
+    ParameterRecord known = wholeQuery.get(handler);
+    if (known != null && known.names().size() == keyed.size()) { // the set only grows
+      return known;
+    }
+    ParameterRecord now = ParameterRecord.wholeQuery(keyed);
+    wholeQuery.put(handler, now);
+    return now;
   }
 
   /** The {@code params=read} handlers' records. */
