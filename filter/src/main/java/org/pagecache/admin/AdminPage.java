@@ -156,8 +156,8 @@ final class AdminPage {
     }
     if (!h.keyedOn().equals("all") || h.parametersLeftOut() > 0) {
       out.append("<p class=\"note\" data-note=\"parameters\">Query keyed on: <code>").append(e(h.keyedOn()))
-          .append("</code>; ").append(Display.count(h.parametersLeftOut()))
-          .append(" requests carried parameters left out of the key.</p>");
+          .append("</code>; requests with parameters left out of the key: ").append(Display.count(h.parametersLeftOut()))
+          .append(".</p>");
     }
     if (h.originHeadersIgnored()) {
       out.append("<p class=\"note\" data-note=\"origin-cache-headers\">Ignores the application's <code>Expires</code>,"

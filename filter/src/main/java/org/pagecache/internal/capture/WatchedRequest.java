@@ -349,7 +349,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     }
   }
 
-  /** Whatever of the query a read that sees every parameter at once is given. */
+  /** A read that sees every parameter at once: recorded under {@code params=read}, where the key holds only those read. */
   private void readWhole() {
     if (keyedOnReads) {
       reads.wholeQuery();

@@ -37,11 +37,11 @@ public final class ParameterRecords {
    */
   public List<String> read(String handler, Set<String> names) {
     ParameterRecord before = of(handler);
-    ParameterRecord after = byHandler.merge(handler, first.reading(names), this::union);
+    byHandler.merge(handler, first.reading(names), this::union);
     List<String> added = new ArrayList<>();
     if (!before.wholeQuery()) {
       for (String n : names) {
-        if (!before.keys(n) && after.keys(n) || !before.keys(n) && after.wholeQuery()) {
+        if (!before.keys(n)) {
           added.add(n);
         }
       }
