@@ -220,7 +220,12 @@ class ParametersReadSpec {
     assertTrue(site.get("/home?lang=fr").text().contains("lang fr"));
     assertTrue(site.get("/home").text().contains("lang en"));
     assertTrue(site.get("/home?lang=fr&_=1").text().contains("lang fr"));
-    assertEquals("read: lang", site.cache.stats().handler("home").keyedOn());
+    assertTrue(site.cache.evict("http://localhost/home").existed());
+    Response junk = site.get("/home?lan=en&ng=en&x=en");
+    assertEquals("MISS", junk.xcache(), "built again: the attribute lang, en, is read");
+    assertEquals("read: lang", site.cache.stats().handler("home").keyedOn(),
+        "parameters not named like the attribute are not keyed, whatever their value");
+    assertEquals("HIT", site.get("/home?lan=zz").xcache());
   }
 
   @BothStores

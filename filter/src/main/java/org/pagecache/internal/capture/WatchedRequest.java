@@ -284,7 +284,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     if (keyedOnReads && QUERY_STRING_ATTRIBUTES.contains(name)) {
       reads.wholeQuery(); // present or not, it tells the build about the visitor's query
     } else if (keyedOnReads && value != null && earlierAttributes != null && earlierAttributes.contains(name)) {
-      parameterBehind(value);
+      parameterBehind(name, value);
     }
     Predicate<String> hidden = hiddenParameters;
     if (hidden != null && value instanceof String query && QUERY_STRING_ATTRIBUTES.contains(name)) {
@@ -315,19 +315,24 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
 
   /**
    * A request attribute a filter before PageCache set (present when the build started) and the build
-   * read: if its value is the value of a query parameter the key leaves out, that filter may have taken
-   * it from the parameter (a locale or a theme switched by {@code ?lang=}), so the parameter counts as
-   * read. A value derived otherwise (parsed, looked up) is not recognised: docs/safety.md says what to do.
+   * read: if its name ends in the name of a query parameter the key leaves out (the whole name, or the
+   * word after a {@code .}, {@code :}, {@code _} or {@code -}) and its value is that parameter's value,
+   * that filter may have taken it from the parameter (a language or a theme switched by {@code ?lang=}
+   * into {@code lang}), so the parameter counts as read. The name must match too, so
+   * that a visitor cannot make the key hold any parameter by giving it the attribute's value. A value
+   * derived otherwise (parsed, looked up) is not recognised: docs/safety.md says what to do.
    */
-  private void parameterBehind(Object value) {
+  private void parameterBehind(String attribute, Object value) {
     Predicate<String> unkeyed = unkeyedParameters;
     if (unkeyed == null || !(value instanceof String || value instanceof Number || value instanceof Boolean
         || value instanceof Enum<?> || value instanceof Locale)) {
       return;
     }
     String text = value.toString();
+    String lowerAttribute = attribute.toLowerCase(Locale.ROOT);
     for (Map.Entry<String, String[]> e : super.getParameterMap().entrySet()) {
-      if (unkeyed.test(e.getKey())) {
+      String name = e.getKey();
+      if (!name.isEmpty() && unkeyed.test(name) && namedAfter(lowerAttribute, name.toLowerCase(Locale.ROOT))) {
         for (String v : e.getValue()) {
           if (!v.isEmpty() && (v.equals(text) || v.equalsIgnoreCase(text.replace('_', '-')))) {
             reads.parameter(e.getKey());
@@ -335,6 +340,15 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
         }
       }
     }
+  }
+
+  /** {@code lang} for {@code lang}, {@code ...LocaleResolver.LOCALE} for {@code locale}: the attribute's last word is the name. */
+  private static boolean namedAfter(String lowerAttribute, String lowerName) {
+    if (!lowerAttribute.endsWith(lowerName)) {
+      return false;
+    }
+    int before = lowerAttribute.length() - lowerName.length() - 1;
+    return before < 0 || ".:_-".indexOf(lowerAttribute.charAt(before)) >= 0;
   }
 
   private boolean hiddenParameter(String name) {
