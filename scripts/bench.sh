@@ -22,6 +22,9 @@
 #   scripts/bench.sh expiring   runs only the expiring-pages scenario (issue 36: 200 pages of 300 ms builds, ttl 2 s,
 #   Zipf 0.99 over 32 keep-alive connections timed per request; PageCache, nginx with background update, Varnish
 #   with grace; 3 interleaved rounds; about 4 minutes) and rewrites only its block.
+#   scripts/bench.sh junkparams runs only the junk-parameter scenario (issue 47: 200 pages of 300 ms builds that do not
+#   expire, Zipf 0.99 over 32 timed keep-alive connections, one request in five with a parameter no page reads;
+#   PageCache params.key=read, without junk, params.key=all, nginx, Varnish; 3 interleaved rounds; about 5 minutes).
 # Environment: JMH_ARGS (default "-f 1 -wi 3 -i 5 -w 1s -r 1s"), LOAD_CLIENTS (32), LOAD_SECONDS (10),
 #   BENCH_QUICK=1: a check that everything runs (one short JMH iteration, 2 s load windows); its
 #   figures mean nothing, so it writes benchmarks/target/bench/BENCHMARKS.quick.md, never BENCHMARKS.md.
@@ -52,9 +55,9 @@ export WRK NGINX VARNISHD
 OUT=benchmarks/target/bench
 ONLY=""
 case "${1:-}" in
-  longtail|memhit|fragments|proxies|expiring) ONLY=$1; OUT=benchmarks/target/bench-$1 ;;
+  longtail|memhit|fragments|proxies|expiring|junkparams) ONLY=$1; OUT=benchmarks/target/bench-$1 ;;
   "") ;;
-  *) echo "scripts/bench.sh: unknown scenario '$1'; use no argument (everything), longtail, memhit, fragments, proxies or expiring" >&2; exit 2 ;;
+  *) echo "scripts/bench.sh: unknown scenario '$1'; use no argument (everything), longtail, memhit, fragments, proxies, expiring or junkparams" >&2; exit 2 ;;
 esac
 REPORT=BENCHMARKS.md
 if [ "${BENCH_QUICK:-}" = 1 ]; then

@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import org.pagecache.internal.capture.AsyncCapture;
 import org.pagecache.internal.capture.BuildThread;
 import org.pagecache.internal.capture.CacheStatus;
@@ -28,7 +29,7 @@ import org.pagecache.internal.capture.HeaderReads;
 import org.pagecache.internal.capture.RequestBody;
 import org.pagecache.internal.capture.WatchedRequest;
 import org.pagecache.internal.freshness.Freshness;
-import org.pagecache.internal.key.IgnoredParameters;
+import org.pagecache.internal.key.PageKeys;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.stats.Event;
@@ -71,7 +72,7 @@ final class Build implements AsyncCapture {
    * @param asyncDispatchesSeen true once an ASYNC dispatch has passed the filter: only then can one continue a build
    */
   record Tools(Lookup lookup, Clock clock, Duration replicaLag, Responder responder, PageWriter writer,
-      LiveCounts live, Store store, IgnoredParameters ignoredParameters, Answer answer,
+      LiveCounts live, Store store, PageKeys keys, Answer answer,
       BooleanSupplier asyncDispatchesSeen) {}
 
   private final Tools tools;
@@ -108,7 +109,10 @@ final class Build implements AsyncCapture {
     this.conditions = Freshening.conditions(found.page());
     this.shared = conditions.isEmpty() ? WatchedRequest.forSharing(p.req(), capture)
         : WatchedRequest.forRevalidation(p.req(), capture, conditions);
-    shared.hideParameters(tools.ignoredParameters().hiddenFrom(p.parts().keyedParameters()));
+    Set<String> keyed = p.parts().keyedParameters();
+    boolean onReads = RequestParts.keyedOnReads(p.parts().keyParts());
+    Predicate<String> hidden = tools.keys().ignoredParameters().hiddenFrom(keyed);
+    shared.watchParameters(onReads ? name -> !keyed.contains(name) : hidden, hidden, onReads);
     SignedInVisitors.Visitor visitor = p.notes().visitor;
     if (visitor != null) { // a signed-in visitor's build: the wrapper watches the principal, roles, Authorization, cookies
       shared.watchSignedIn(visitor.rule().keyedRoles(), visitor.rule().principalKeyed(), p.policy().cookies().vary());
@@ -210,8 +214,17 @@ final class Build implements AsyncCapture {
     String sessionUse = SignedInVisitors.afterBuild(p.notes().visitor, c,
         AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats()), personalValues,
         Declared.personalDeclared(p.req()), p.stats());
-    String parameterRead = TrackingParameterReads.afterBuild(tools.ignoredParameters(), p.handler(), shared.reads(),
-        p.stats());
+    String parameterRead = TrackingParameterReads.afterBuild(tools.keys(), p.handler(),
+        RequestParts.keyedOnReads(p.parts().keyParts()), shared.reads(), p.stats());
+    PageRequest keyed = p;
+    if (TrackingParameterReads.READ.equals(parameterRead) && conditions.isEmpty()) {
+      // params=read: the page is stored under the key that holds what it read besides its record (see keyedWider)
+      RequestParts wider = p.parts().readingAlso(p.queryString(), shared.reads().parameters());
+      if (wider != null) {
+        keyed = p.withParts(wider);
+        parameterRead = null;
+      }
+    }
     if (parameterRead != null && !c.passedThrough()) {
       p.stats().bypass(parameterRead); // its key left out what it read: this page is not stored; the next is keyed on it
       return new Outcome.Replay(c, CacheStatus.refused(parameterRead), null);
@@ -249,10 +262,21 @@ final class Build implements AsyncCapture {
       }
       default -> {
         try (PageTrace.Scope step = p.trace().step(PageTrace.Step.STORE)) {
-          return tools.writer().store(p, found, d, stale, start, placement());
+          Outcome stored = tools.writer().store(keyed, found, d, stale, start, placement());
+          return keyed == p ? stored : keyedWider(stored);
         }
       }
     }
+  }
+
+  /**
+   * A page whose build read parameters its request's key did not hold ({@code params=read}) is stored
+   * under the key that holds them too: every request with that key agrees with this one on each
+   * parameter the build read, so its build would have made this page (docs/safety.md). It is not
+   * handed to this JVM's requests waiting under the narrower key: they agree with it on less.
+   */
+  private static Outcome keyedWider(Outcome stored) {
+    return stored instanceof Outcome.Serve serve ? Outcome.serving(serve.page(), serve.status()) : stored;
   }
 
   // The async end: one of completed, resume, dispatching (not followed) or abandoned, once.

@@ -97,6 +97,10 @@ import org.pagecache.internal.fragments.SignedInRule;
  * @param overrides handlers ({@code overrides=}) whose URLs this handler's {@code paths} claim even
  *     where the handler's mapping is more specific than the pattern; empty: a pattern claims a URL
  *     only where it is at least as specific as the mapping that serves it
+ * @param keyOnReads true ({@code params=read}): the page's key holds the query parameters the handler's
+ *     builds read, not the others (docs/safety.md, "Keys hold the parameters pages read"); false
+ *     ({@code params=all}): the whole query less the ignored tracking parameters. The site-wide
+ *     default is {@code params.key}
  */
 public record CachePolicy(
     String handler,
@@ -120,13 +124,14 @@ public record CachePolicy(
     String signedIn,
     boolean ignoreOriginCacheHeaders,
     List<String> refreshedBy,
-    List<String> overrides) {
+    List<String> overrides,
+    boolean keyOnReads) {
 
   /** The statuses cached when a policy sets no {@code statuses}: 200, 203, 300, 301 and 308. */
   public static final Set<Integer> DEFAULT_STATUSES = Set.of(200, 203, 300, 301, 308);
   private static final String KEYS = "ttl, grace, vary, statuses, paths, cache-control, ttl-max, authorized,"
       + " sessions, early-refresh, enabled, cookies, headers, harmless, pool, invalidate, signed-in,"
-      + " origin-cache-headers, refreshed-by, overrides";
+      + " origin-cache-headers, refreshed-by, overrides, params";
 
   /**
    * Copies the lists and the set, so a policy never changes once made. Values are not checked
@@ -145,14 +150,21 @@ public record CachePolicy(
   public static CachePolicy defaults(String handler, Duration ttl, Duration grace) {
     return new CachePolicy(handler, ttl, grace, List.of(), DEFAULT_STATUSES, List.of(), false,
         Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of(), "", true, true, "bypass", false,
-        List.of(), List.of());
+        List.of(), List.of(), false);
+  }
+
+  /** This policy keyed on the parameters its builds read ({@code params=read}), or on the whole query. */
+  CachePolicy keyedOnReads(boolean onReads) {
+    return new CachePolicy(handler, ttl, grace, vary, statuses, paths, honorCacheControl, ttlMax, allowAuthorized,
+        allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless, pool, invalidateOnWrite, anonymousSessions,
+        signedIn, ignoreOriginCacheHeaders, refreshedBy, overrides, onReads);
   }
 
   /** This policy under another handler's name (a configured default applied to a handler). */
   CachePolicy named(String name) {
     return new CachePolicy(name, ttl, grace, vary, statuses, paths, honorCacheControl, ttlMax, allowAuthorized,
         allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless, pool, invalidateOnWrite, anonymousSessions,
-        signedIn, ignoreOriginCacheHeaders, refreshedBy, overrides);
+        signedIn, ignoreOriginCacheHeaders, refreshedBy, overrides, keyOnReads);
   }
 
   /**
@@ -187,6 +199,7 @@ public record CachePolicy(
     boolean ignoreOrigin = ignoreOriginCacheHeaders;
     List<String> refreshedBy = this.refreshedBy;
     List<String> overrides = this.overrides;
+    boolean onReads = keyOnReads;
     for (Specs.Item item : Specs.keyValues(spec)) {
       if (!item.wellFormed()) {
         throw new IllegalArgumentException(param + ": '" + item.text()
@@ -220,6 +233,7 @@ public record CachePolicy(
         case "origin-cache-headers" -> ignoreOrigin = originCacheHeaders(p, value);
         case "refreshed-by" -> refreshedBy = writePaths(p, value);
         case "overrides" -> overrides = handlerNames(p, value);
+        case "params" -> onReads = paramsMode(p, value);
         default -> throw new IllegalArgumentException(p + ": unknown key '" + key
             + "'; keys: " + KEYS);
       }
@@ -233,7 +247,20 @@ public record CachePolicy(
           + " each other; keep one (add cache-control=off when the default policy honors)");
     }
     return new CachePolicy(handler, ttl, grace, vary, statuses, paths, cc, ttlMax, auth, sessions, early, enabled,
-        cookies, strict, harmless, pool, invalidate, anonymous, signedIn, ignoreOrigin, refreshedBy, overrides);
+        cookies, strict, harmless, pool, invalidate, anonymous, signedIn, ignoreOrigin, refreshedBy, overrides, onReads);
+  }
+
+  /**
+   * {@code read} or {@code all}: whether a page's key holds the query parameters its builds read, or
+   * the whole query (the policy item {@code params}, the site-wide {@code params.key}).
+   */
+  static boolean paramsMode(String param, String value) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "read" -> true;
+      case "all" -> false;
+      default -> throw new IllegalArgumentException(param + ": '" + value + "' is not accepted; use read (the key"
+          + " holds the query parameters the handler's pages read) or all (the whole query less tracking parameters)");
+    };
   }
 
   /** {@code allow}, {@code anonymous} or {@code off}; the switch words of other keys are accepted too. */
@@ -269,7 +296,8 @@ public record CachePolicy(
         + (signedInRule().mode() == SignedInRule.Mode.BYPASS ? "" : ", signed-in=" + signedIn)
         + (ignoreOriginCacheHeaders ? ", origin-cache-headers=ignore" : "")
         + (refreshedBy.isEmpty() ? "" : ", refreshed-by=" + String.join("|", refreshedBy))
-        + (overrides.isEmpty() ? "" : ", overrides=" + String.join("|", overrides));
+        + (overrides.isEmpty() ? "" : ", overrides=" + String.join("|", overrides))
+        + (keyOnReads ? ", params=read" : "");
   }
 
   /** How this policy serves signed-in visitors, parsed. */

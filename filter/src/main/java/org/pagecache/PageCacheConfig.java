@@ -67,6 +67,7 @@ public final class PageCacheConfig {
     d.put("cookies.ignore", "");
     d.put("params.ignore", "");
     d.put("params.keep", "");
+    d.put("params.key", "all");
     d.put("tags.headers", "strip");
     d.put("max.entry.size", "1000000");
     d.put("header", "X-Cache");
@@ -178,7 +179,9 @@ public final class PageCacheConfig {
     namespace = check(errors, () -> new Namespace(v.get("namespace").trim()), new Namespace("pc"));
     ttl = check(errors, () -> positive("ttl", v), Duration.ofSeconds(60));
     grace = check(errors, () -> Durations.parse("grace", v.get("grace")), Duration.ofMinutes(10));
-    policies = check(errors, () -> Policies.parse(v.get("policies"), CachePolicy.defaults("", ttl, grace)),
+    boolean keyOnReads = check(errors, () -> CachePolicy.paramsMode("params.key", v.get("params.key")), false);
+    policies = check(errors, () -> Policies.parse(v.get("policies"),
+        CachePolicy.defaults("", ttl, grace).keyedOnReads(keyOnReads)),
         Policies.parse("", CachePolicy.defaults("", ttl, grace)));
     pools = check(errors, () -> MemcachedPools.parse(v.get("memcached.pools")), Map.of());
     String poolProblem = MemcachedPools.problem(pools, serverList, gutterList, policies);

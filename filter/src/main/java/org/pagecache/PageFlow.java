@@ -11,6 +11,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.pagecache.internal.capture.CacheStatus;
 import org.pagecache.internal.capture.RequestBody;
+import org.pagecache.internal.key.ParameterRecord;
 import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.stats.HandlerRecorder;
@@ -76,7 +77,7 @@ final class PageFlow {
         engine.tags, engine.near, engine.refusedTags, engine.lostWrites, engine.cacheHeader, engine.maxEntrySize,
         engine.uncacheableTtl));
     this.builds = new Build.Tools(lookup, engine.clock, engine.replicaLag, responder, writer, engine.live,
-        engine.store, engine.keys.ignoredParameters(), this::answer, () -> asyncDispatchesSeen);
+        engine.store, engine.keys, this::answer, () -> asyncDispatchesSeen);
     this.waiting = new Waiting(lookup, engine.waiting, engine.lockWait, engine.clusters, engine.lock, engine.store,
         engine.codec, engine.clock);
   }
@@ -122,14 +123,17 @@ final class PageFlow {
     if (skip == null && RequestBody.carried(req)) {
       skip = RequestBody.REASON; // a fat GET: its answer may be shaped by what no key holds
     }
+    ParameterRecord params = engine.keys.parameters(handler, policy.keyOnReads());
     RequestParts parts = skip != null ? NO_PARTS
         : RequestParts.of(req, policy.cookies().mode() == CookieRule.Mode.IGNORE,
-            policy.cookies().vary(), engine.ignoredCookies, sessionCookie,
-            engine.keys.ignoredParameters().keyedBy(handler));
+            policy.cookies().vary(), engine.ignoredCookies, sessionCookie, params);
     if (visitor != null && skip == null && parts.bypass() == null) {
       parts = parts.with(SignedInVisitors.keyPart(visitor)); // the group's pages, never the anonymous ones
     }
     PageRequest p = new PageRequest(req, res, chain, handler, policy, stats, parts, trace);
+    if (skip == null && params.leavesOut(p.queryString(), engine.keys.ignoredParameters())) {
+      stats.parameterLeftOut(); // a cache buster, a tracking or junk parameter: the key is the page's without it
+    }
     p.notes().visitor = skip == null ? visitor : null; // served as their group's
     p.notes().background = handOff != null;
     trace.handler(handler);

@@ -33,6 +33,11 @@ record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain 
         trace);
   }
 
+  /** The same request keyed by other parts (a build that read parameters its key did not hold: {@code Build}). */
+  PageRequest withParts(RequestParts wider) {
+    return new PageRequest(req, res, chain, handler, policy, stats, wider, requestUri, queryString, notes, trace);
+  }
+
   boolean isHead() {
     return "HEAD".equals(req.getMethod());
   }

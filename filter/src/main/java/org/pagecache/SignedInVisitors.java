@@ -88,7 +88,8 @@ final class SignedInVisitors {
   static String urlTag(PageKeys keys, PageRequest p) {
     HttpServletRequest req = p.req();
     return GroupPages.urlTag(keys.forUrl(req.getScheme(), req.getServerName(), req.getServerPort(),
-        p.requestUri(), p.queryString(), p.handler(), p.policy().vary(), p.policy().cookies().vary()));
+        p.requestUri(), p.queryString(), p.handler(), p.policy().vary(), p.policy().cookies().vary(),
+        p.policy().keyOnReads()));
   }
 
   /** Whether the handler's policy serves signed-in visitors pages per group, which an evict of its URLs must reach. */

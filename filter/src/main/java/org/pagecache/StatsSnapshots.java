@@ -28,6 +28,6 @@ final class StatsSnapshots {
         h.lastRefreshMillis(), h.lastRefreshBy(), h.lastToken(), h.trace(), h.bypassesByReason(), cookies,
         h.unkeyedHeaders(), h.sessionBypasses(), h.keyedParameters(), h.signedInRequests(), h.signedInHits(),
         h.fragments(), h.fragmentNanos(), h.fragmentFailures(), h.backgroundRebuilds(), h.backgroundSkipped(),
-        h.backgroundFailures(), h.backgroundNotStored());
+        h.backgroundFailures(), h.backgroundNotStored(), h.keyedOn(), h.parametersLeftOut());
   }
 }

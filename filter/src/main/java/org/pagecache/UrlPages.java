@@ -59,9 +59,9 @@ final class UrlPages {
     String handler = handlerForPath(mappedPath);
     CachePolicy policy = engine.policies.policy(handler);
     String key = engine.keys.forUrl(scheme, uri.getHost(), port, mappedPath, uri.getRawQuery(), handler,
-        policy.vary(), policy.cookies().vary());
+        policy.vary(), policy.cookies().vary(), policy.keyOnReads());
     String asSent = mappedPath.equals(rawPath) ? null : engine.keys.forUrl(scheme, uri.getHost(), port, rawPath,
-        uri.getRawQuery(), handler, policy.vary(), policy.cookies().vary());
+        uri.getRawQuery(), handler, policy.vary(), policy.cookies().vary(), policy.keyOnReads());
     return new Keys(handler, key, asSent);
   }
 

@@ -37,7 +37,9 @@ class AdminHandlerNotesTest {
       res.getWriter().print("<p>" + req.getHeader("Accept-Language") + req.getHeader("User-Agent") + "</p>");
     });
     return sites.open().set("admin.token", "notes-token")
-        .set("policies", "weblog: origin-cache-headers=ignore; localised: vary=Accept-Language")
+        .set("policies", "weblog: origin-cache-headers=ignore; localised: vary=Accept-Language; list: params=read")
+        .handler("list", SiteServlets.of((req, res, call) -> res.getWriter().print("page " + req.getParameter("page"))),
+            "/list")
         .handler("weblog", SiteServlets.header("Expires", "0"), "/weblog")
         .handler("mobile", mobile, "/mobile")
         .handler("localised", localised, "/localised")
@@ -87,6 +89,29 @@ class AdminHandlerNotesTest {
     assertTrue(handlerJson(json, "localised").contains("\"vary\":\"vary=Accept-Language|User-Agent\""), json);
     assertTrue(handlerJson(json, "plain").contains("\"unkeyedHeadersFix\":null"), json);
     assertFalse(json.contains("secret-agent"), json);
+  }
+
+  /** params=read (issue 47): what of the query its keys hold, and how many requests carried parameters left out. */
+  @Test
+  void aHandlerKeyedOnTheParametersItReadsShowsThemAndTheRequestsThatCarriedOthers() {
+    CachedSite site = site();
+    site.get("/list?page=2&_=1733212345678");
+    site.get("/list?cb=secret-buster");
+    site.get("/list?page=2");
+    site.get("/plain?utm_source=secret-campaign");
+
+    String html = Http.text(site.get("/cache-admin/", "Authorization", BEARER));
+
+    String list = row(html, "list");
+    assertTrue(list.contains("data-note=\"parameters\">Query keyed on: <code>read: page</code>; requests with"
+        + " parameters left out of the key: 2.</p>"), list);
+    String plain = row(html, "plain");
+    assertTrue(plain.contains("Query keyed on: <code>all</code>; requests with parameters left out of the key: 1."), plain);
+    assertFalse(html.contains("secret-buster") || html.contains("secret-campaign"), "never a parameter's value");
+
+    String json = Http.text(site.get("/cache-admin/api/stats", "Authorization", BEARER));
+    assertTrue(handlerJson(json, "list").contains("\"parameters\":{\"keyedOn\":\"read: page\",\"leftOut\":2}"), json);
+    assertTrue(handlerJson(json, "plain").contains("\"parameters\":{\"keyedOn\":\"all\",\"leftOut\":1}"), json);
   }
 
   @Test

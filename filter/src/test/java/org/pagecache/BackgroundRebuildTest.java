@@ -83,6 +83,42 @@ class BackgroundRebuildTest {
     return "127.0.0.1:" + site.jetty.port();
   }
 
+  /**
+   * params.key=read (issue 47): the rebuild replays the visitor's URL, junk parameter and all; its
+   * page is keyed as the visitor's was (on the parameter the page reads), so it replaces the stale one.
+   */
+  @Test
+  void aRebuildOfAPageKeyedOnTheParametersItReadsReplacesThePageTheJunkWasServed() throws Exception {
+    SiteServlets.Handler h = SiteServlets.of((req, res, call) -> {
+      String page = req.getParameter("page");
+      if (call > 1) {
+        hold();
+      }
+      res.setContentType("text/html;charset=UTF-8");
+      res.getWriter().print("<p>" + req.getRequestURI() + " page " + page + " version " + call + "</p>");
+    });
+    CachedSite site = sites.open().handler("bg", h, "/bg/*").set("params.key", "read").start();
+    try (KeepAliveClient client = new KeepAliveClient(site.jetty.port(), host(site), ANSWER_TIMEOUT_MILLIS)) {
+      assertEquals("MISS", client.get("/bg/1?page=2&_=1").xCache());
+      assertEquals("HIT", client.get("/bg/1?cb=9&page=2").xCache());
+      site.cache.refreshHandler("bg");
+      started.set(new CountDownLatch(1));
+      gate.set(new CountDownLatch(1));
+      KeepAliveClient.Answer stale = client.get("/bg/1?page=2&_=77");
+      assertEquals("STALE", stale.xCache());
+      assertTrue(stale.body().contains("page 2 version 1"), stale.body());
+      assertTrue(started.get().await(30, TimeUnit.SECONDS), "the rebuild runs, off the visitor's request");
+      gate.get().countDown();
+      Eventually.assertWithin(Duration.ofSeconds(30), "the background build stored the page",
+          () -> site.cache.engine.background.inFlight() == 0 && site.cache.stats("bg").rebuilds() == 2);
+      KeepAliveClient.Answer after = client.get("/bg/1?page=2");
+      assertEquals("HIT", after.xCache());
+      assertTrue(after.body().contains("page 2 version 2"), after.body());
+      assertEquals("read: page", site.cache.stats("bg").keyedOn());
+    }
+    assertEquals(1, site.cache.stats("bg").backgroundRebuilds());
+  }
+
   @Test
   void theVisitorWhoWinsTheLockIsAnsweredStaleAtOnceAndSoIsTheirNextRequestOnTheConnection() throws Exception {
     SiteServlets.Handler h = heldPage();

@@ -217,6 +217,24 @@ class FragmentsSpec {
     assertEquals(3, site.cache.stats("news").signedInRequests());
   }
 
+  /** params.key=read (issue 47): a group's page is keyed as the anonymous one, on what it reads, plus the group. */
+  @BothStores
+  void underParamsKeyReadJunkParametersGetTheGroupsPageAndAnEvictOfTheUrlReachesIt(Backend backend) {
+    SiteUnderTest site = site(backend, "", s -> s.set("params.key", "read"));
+    String alice = signIn(site, "alice", "member", null);
+    assertEquals("MISS", site.get("/news/7?_=1", "Cookie", alice).xcache());
+    Response junk = site.get("/news/7?cb=2", "Cookie", alice);
+    assertEquals("HIT", junk.xcache());
+    assertTrue(junk.text().contains("Signed in as alice"), junk.text());
+    Response anonymous = site.get("/news/7?cb=3");
+    assertEquals("MISS", anonymous.xcache(), "anonymous visitors never get a group's page");
+    assertFalse(anonymous.text().contains("alice"), anonymous.text());
+    assertTrue(site.cache.evict("http://localhost/news/7").existed());
+    Response after = site.get("/news/7?v=4", "Cookie", alice);
+    assertEquals("MISS", after.xcache(), "the evict of the URL reached the group's page the junk was served");
+    assertTrue(after.text().contains("Signed in as alice"), after.text());
+  }
+
   @BothStores
   void anEvictOfAUrlMakesEveryGroupsPageOfItRebuild(Backend backend) {
     SiteUnderTest site = site(backend, "");

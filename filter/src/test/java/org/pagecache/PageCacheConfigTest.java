@@ -51,7 +51,7 @@ class PageCacheConfigTest {
     assertEquals("header: 'X Cache' is not a header name; use e.g. X-Cache, or none to turn it off", lines.get("header"));
     assertEquals("policies[article].colour: unknown key 'colour'; keys: ttl, grace, vary, statuses, paths,"
         + " cache-control, ttl-max, authorized, sessions, early-refresh, enabled, cookies, headers, harmless, pool, invalidate, signed-in,"
-        + " origin-cache-headers, refreshed-by, overrides", lines.get("policies[article].colour"));
+        + " origin-cache-headers, refreshed-by, overrides, params", lines.get("policies[article].colour"));
   }
 
   @Test

@@ -50,7 +50,7 @@ public final class BenchmarksReport {
     blocks.put("filter", filter(jmh));
     blocks.put("keys", keys(jmh));
     for (String section : List.of("throughput", "cookies", "refresh", "stampede", "outage", "scaleout", "clusters",
-        "proxies", "nodes", "pools", "longtail", "memhit", "fragments", "expiring")) {
+        "proxies", "nodes", "pools", "longtail", "memhit", "fragments", "expiring", "junkparams")) {
       blocks.put(section, read(run.resolve(section + ".md")).strip() + "\n");
     }
     Files.writeString(doc, replaceBlocks(read(doc), blocks, false), StandardCharsets.UTF_8);

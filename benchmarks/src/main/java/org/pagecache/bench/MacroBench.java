@@ -74,6 +74,8 @@ public final class MacroBench {
       scenarios.put("fragments", () -> new FragmentsScenario(memcached, settings).run());
       // Pages that expire under load: who waits for a rebuild, against nginx's background update and Varnish's grace (issue 36).
       scenarios.put("expiring", () -> new ExpiringScenario(memcached, settings, out).run());
+      // Junk query parameters no page reads: keyed on what pages read against nginx's and Varnish's whole URL (issue 47).
+      scenarios.put("junkparams", () -> new JunkParamsScenario(memcached, settings, out).run());
       for (Map.Entry<String, Supplier<Section>> scenario : scenarios.entrySet()) {
         if (only != null && !only.contains(scenario.getKey())) {
           continue;

@@ -154,6 +154,11 @@ final class AdminPage {
           .append(breakable(h.varyFix())).append("</code>; if they never do, <code>").append(breakable(h.harmlessFix()))
           .append("</code>.</p>");
     }
+    if (!h.keyedOn().equals("all") || h.parametersLeftOut() > 0) {
+      out.append("<p class=\"note\" data-note=\"parameters\">Query keyed on: <code>").append(e(h.keyedOn()))
+          .append("</code>; requests with parameters left out of the key: ").append(Display.count(h.parametersLeftOut()))
+          .append(".</p>");
+    }
     if (h.originHeadersIgnored()) {
       out.append("<p class=\"note\" data-note=\"origin-cache-headers\">Ignores the application's <code>Expires</code>,"
           + " <code>Cache-Control</code> and <code>Pragma</code>: the policy's ttl decides (<code>Set-Cookie</code>,"

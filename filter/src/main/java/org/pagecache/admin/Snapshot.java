@@ -104,7 +104,7 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       long signedInRequests, long signedInHits, double signedInHitRatio, double anonymousHitRatio,
       long fragments, long fragmentNanos, long fragmentFailures, boolean originHeadersIgnored, List<String> vary,
       List<String> harmless, long backgroundRebuilds, long backgroundSkipped, long backgroundFailures,
-      long backgroundNotStored) {
+      long backgroundNotStored, String keyedOn, long parametersLeftOut) {
 
     static HandlerRow of(HandlerStats s, String policy, boolean enabled, long storedToken, boolean originHeadersIgnored,
         List<String> vary, List<String> harmless) {
@@ -116,7 +116,16 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
           s.bypassesByReason(), cookies, s.unkeyedHeaders(), s.sessionBypasses(), s.keyedParameters(),
           s.signedInRequests(), s.signedInHits(), s.signedInHitRatio(), s.anonymousHitRatio(), s.fragments(),
           s.fragmentNanos(), s.fragmentFailures(), originHeadersIgnored, List.copyOf(vary), List.copyOf(harmless),
-          s.backgroundRebuilds(), s.backgroundSkipped(), s.backgroundFailures(), s.backgroundNotStored());
+          s.backgroundRebuilds(), s.backgroundSkipped(), s.backgroundFailures(), s.backgroundNotStored(),
+          keyedOn(s.keyedOn(), policy), s.parametersLeftOut());
+    }
+
+    /**
+     * What of the query the handler's keys hold: its record as of its last build here ({@code read: page}
+     * or {@code all}), else what its policy says before any build ({@code read: none yet}, {@code all}).
+     */
+    private static String keyedOn(String recorded, String policy) {
+      return !recorded.isEmpty() ? recorded : policy.contains("params=read") ? "read: none yet" : "all";
     }
 
     /**

@@ -74,6 +74,10 @@ final class StatsJson {
     }
     j.field("originCacheHeaders", h.originHeadersIgnored() ? "ignore" : "obey");
     counts(j.name("keyedParameters"), h.keyedParameters());
+    j.name("parameters").beginObject()
+        .field("keyedOn", h.keyedOn())
+        .field("leftOut", h.parametersLeftOut())
+        .endObject();
     counts(j.name("sessionBypasses"), h.sessionBypasses());
     j.name("signedIn").beginObject()
         .field("requests", h.signedInRequests())

@@ -47,6 +47,12 @@ import java.util.TreeMap;
  *     the stale copy stays, or the request to the container did not get through)
  * @param backgroundNotStored background rebuilds that built the page but could not store it (a
  *     memcached node failing): the page's next request on that JVM builds it in the foreground
+ * @param keyedOn what of the query a {@code params=read} handler's keys hold, as of its last build in
+ *     this JVM: {@code read: page, q} (those parameters, each present or absent), {@code all} (a build saw
+ *     every parameter at once: the whole query less tracking parameters); empty for {@code params=all}
+ *     handlers (the whole query, {@code keyedParameters} beside it) and before a first build
+ * @param parametersLeftOut requests that carried a query parameter their page's key left out (a cache
+ *     buster, a tracking or junk parameter) and were served the page without it
  */
 public record HandlerStats(String handler, long hits, long stale, long misses, long rebuilds, long lockWaits,
     long bypasses, long storeErrors, long builds, long buildNanos, long rebuiltSinceRefresh,
@@ -54,7 +60,8 @@ public record HandlerStats(String handler, long hits, long stale, long misses, l
     Map<String, Long> bypassesByReason, Map<String, CookieBypasses> cookieBypasses,
     Map<String, Long> unkeyedHeaders, Map<String, Long> sessionBypasses, Map<String, Long> keyedParameters,
     long signedInRequests, long signedInHits, long fragments, long fragmentNanos, long fragmentFailures,
-    long backgroundRebuilds, long backgroundSkipped, long backgroundFailures, long backgroundNotStored) {
+    long backgroundRebuilds, long backgroundSkipped, long backgroundFailures, long backgroundNotStored,
+    String keyedOn, long parametersLeftOut) {
   /** Copies the maps, sorted by name. */
   public HandlerStats {
     keyedParameters = Collections.unmodifiableSortedMap(new TreeMap<>(keyedParameters));
@@ -67,7 +74,7 @@ public record HandlerStats(String handler, long hits, long stale, long misses, l
   /** All zero: a handler not seen yet. */
   public static HandlerStats none(String handler) {
     return new HandlerStats(handler, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "", 0, "", Map.of(), Map.of(), Map.of(), Map.of(),
-        Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, "", 0);
   }
 
   /** Hits (fresh and stale) over all requests the cache decided, 0 when none. */
@@ -100,6 +107,7 @@ public record HandlerStats(String handler, long hits, long stale, long misses, l
         signedInRequests + o.signedInRequests, signedInHits + o.signedInHits, fragments + o.fragments,
         fragmentNanos + o.fragmentNanos, fragmentFailures + o.fragmentFailures,
         backgroundRebuilds + o.backgroundRebuilds, backgroundSkipped + o.backgroundSkipped,
-        backgroundFailures + o.backgroundFailures, backgroundNotStored + o.backgroundNotStored);
+        backgroundFailures + o.backgroundFailures, backgroundNotStored + o.backgroundNotStored,
+        keyedOn.isEmpty() ? o.keyedOn : keyedOn, parametersLeftOut + o.parametersLeftOut);
   }
 }

@@ -144,6 +144,28 @@ abstract class DeployedDemoContract {
     assertEquals("BYPASS", xCache(get("/cms/stats")), "the CMS counts are never cached");
   }
 
+  /**
+   * params.key=read (issue 47): a section page is keyed on the page it shows (read by the servlet),
+   * absent or present, and not on a cache buster or a click id no list knows.
+   */
+  @Test
+  void sectionPagesAreKeyedOnTheirPageNumberAndNotOnJunkParameters() {
+    // pages no other test asks for: a refresh another test makes of the section cannot meet them
+    HttpResponse<byte[]> three = get("/section/sport?page=3");
+    assertTrue(Http.text(three).contains("Page 3 of"), Http.text(three));
+    HttpResponse<byte[]> busted = get("/section/sport?_=1733212345678&page=3");
+    assertEquals("HIT", xCache(busted), "the cache buster is not part of the key");
+    assertTrue(Http.text(busted).contains("Page 3 of"), Http.text(busted));
+    HttpResponse<byte[]> one = get("/section/sport?page=1&ScCid=77");
+    assertTrue(Http.text(one).contains("Page 1 of"), "page=1 is page 1, never page 3: " + Http.text(one));
+    HttpResponse<byte[]> oneAgain = get("/section/sport?cb=2&page=1");
+    assertEquals("HIT", xCache(oneAgain));
+    assertTrue(Http.text(oneAgain).contains("Page 1 of"), Http.text(oneAgain));
+    HttpResponse<byte[]> techThree = get("/section/tech?page=3&fbclid=x");
+    assertTrue(Http.text(techThree).contains("Page 3 of"), Http.text(techThree));
+    assertFalse(Http.text(techThree).contains("fbclid"), Http.text(techThree));
+  }
+
   @Test
   void theEditorIsForThePagecacheAdminRoleOnly() {
     assertEquals(401, new EditorClient(site::uri, null, null).get("/cms/").statusCode(), "no credentials");

@@ -15,6 +15,7 @@ public final class HeaderReads {
   private final Set<String> parameters = ConcurrentHashMap.newKeySet();
   private volatile boolean cookies;
   private volatile boolean body;
+  private volatile boolean wholeQuery;
   private volatile boolean paused;
 
   void header(String name) {
@@ -42,11 +43,27 @@ public final class HeaderReads {
   }
 
   /**
-   * The ignored query parameters (tracking parameters, not part of the page's key) the handler
-   * asked for by name: evidence that its pages depend on them.
+   * The query parameters the page's key left out (tracking parameters; under {@code params=read} any
+   * the handler's record does not hold yet) the handler asked for by name: evidence that its pages
+   * depend on them.
    */
-  public Set<String> ignoredParameters() {
+  public Set<String> parameters() {
     return parameters;
+  }
+
+  void wholeQuery() {
+    if (!paused) {
+      wholeQuery = true;
+    }
+  }
+
+  /**
+   * True when, under {@code params=read}, the handler read something that sees every parameter at
+   * once: {@code getParameterMap}, {@code getParameterNames}, {@code getQueryString}, or a query string
+   * attribute of a forward, include, async or error dispatch.
+   */
+  public boolean readWholeQuery() {
+    return wholeQuery;
   }
 
   /** Counted even while paused: whoever reads a body during a build, the page may show it. */

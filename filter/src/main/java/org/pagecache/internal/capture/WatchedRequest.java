@@ -39,9 +39,10 @@ import org.pagecache.internal.key.QueryParams;
  * {@link #sessionReads()}: the session it gets is a {@link WatchedSession}, and reading a CSRF token
  * a security filter put in the request (it comes from the session) counts as a use.
  *
- * <p>Query parameters left out of the page's key ({@link #hideParameters}: tracking parameters) are
- * still there when the handler asks for one by name, and asking is recorded
- * ({@link HeaderReads#ignoredParameters()}); they are left out of {@code getParameterNames},
+ * <p>Query parameters left out of the page's key ({@link #watchParameters}) are still there when the
+ * handler asks for one by name, and asking is recorded ({@link HeaderReads#parameters()}); under
+ * {@code params=read} so is a read that sees them all ({@link HeaderReads#readWholeQuery()}). Ignored
+ * tracking parameters the key does not hold are left out of {@code getParameterNames},
  * {@code getParameterMap}, {@code getQueryString} and the container's query string attributes
  * ({@link #QUERY_STRING_ATTRIBUTES}), so a page that echoes every parameter (a form's hidden fields,
  * a data binder, a view printing the original query after an async dispatch) does not show the first
@@ -59,8 +60,14 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   private volatile boolean asyncCaptured;
   private final HeaderReads reads;
   private final SessionReads sessionReads;
-  /** Decoded names of the parameters left out of the key; null when none are. */
+  /** Decoded names of the parameters left out of enumerations and the query; null when none are. */
   private volatile Predicate<String> hiddenParameters;
+  /** Decoded names of the parameters the key leaves out, whose reads by name are recorded; null when none. */
+  private volatile Predicate<String> unkeyedParameters;
+  /** The key holds the parameters read alone ({@code params=read}): a read that sees them all is recorded. */
+  private volatile boolean keyedOnReads;
+  /** Under {@code params=read}: the request attributes set before the build, by filters before PageCache. */
+  private volatile Set<String> earlierAttributes;
   /** Set for a signed-in visitor's build: what of the visitor it may read (their roles in the key). */
   private volatile Set<String> keyedRoles;
   private volatile boolean principalKeyed;
@@ -102,6 +109,9 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     WatchedRequest next = new WatchedRequest(dispatched, capture, shared, conditions, reads, sessionReads);
     next.async = async;
     next.hiddenParameters = hiddenParameters;
+    next.unkeyedParameters = unkeyedParameters;
+    next.keyedOnReads = keyedOnReads;
+    next.earlierAttributes = earlierAttributes;
     next.keyedRoles = keyedRoles;
     next.principalKeyed = principalKeyed;
     next.keyedCookies = keyedCookies;
@@ -271,6 +281,11 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     if (shared && value != null && SESSION_TOKEN_ATTRIBUTES.contains(name)) {
       sessionReads.used("csrf-token");
     }
+    if (keyedOnReads && QUERY_STRING_ATTRIBUTES.contains(name)) {
+      reads.wholeQuery(); // present or not, it tells the build about the visitor's query
+    } else if (keyedOnReads && value != null && earlierAttributes != null && earlierAttributes.contains(name)) {
+      parameterBehind(name, value);
+    }
     Predicate<String> hidden = hiddenParameters;
     if (hidden != null && value instanceof String query && QUERY_STRING_ATTRIBUTES.contains(name)) {
       return QueryParams.without(query, hidden);
@@ -279,12 +294,61 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
   }
 
   /**
-   * Query parameters the page's key leaves out (decoded names): kept from the enumerations and the
-   * query string, recorded when asked for by name. Only for a page built for sharing.
+   * How the build is shown the query, for a page built for sharing (a no-op otherwise).
+   *
+   * @param unkeyed  decoded names the page's key leaves out: a read of one by name is recorded
+   *                 ({@link HeaderReads#parameters()}); null when the key leaves none out
+   * @param hidden   decoded names kept from the enumerations, the query string and the container's
+   *                 query string attributes (ignored tracking parameters the key does not hold); null: none
+   * @param onReads  the key holds only the parameters read ({@code params=read}): a read that sees every
+   *                 parameter at once is recorded ({@link HeaderReads#readWholeQuery()})
    */
-  public WatchedRequest hideParameters(Predicate<String> hidden) {
+  public WatchedRequest watchParameters(Predicate<String> unkeyed, Predicate<String> hidden, boolean onReads) {
+    this.unkeyedParameters = shared ? unkeyed : null;
     this.hiddenParameters = shared ? hidden : null;
+    this.keyedOnReads = shared && onReads;
+    if (keyedOnReads) {
+      earlierAttributes = Set.copyOf(Collections.list(super.getAttributeNames()));
+    }
     return this;
+  }
+
+  /**
+   * A request attribute a filter before PageCache set (present when the build started) and the build
+   * read: if its name ends in the name of a query parameter the key leaves out (the whole name, or the
+   * word after a {@code .}, {@code :}, {@code _} or {@code -}) and its value is that parameter's value,
+   * that filter may have taken it from the parameter (a language or a theme switched by {@code ?lang=}
+   * into {@code lang}), so the parameter counts as read. The name must match too, so
+   * that a visitor cannot make the key hold any parameter by giving it the attribute's value. A value
+   * derived otherwise (parsed, looked up) is not recognised: docs/safety.md says what to do.
+   */
+  private void parameterBehind(String attribute, Object value) {
+    Predicate<String> unkeyed = unkeyedParameters;
+    if (unkeyed == null || !(value instanceof String || value instanceof Number || value instanceof Boolean
+        || value instanceof Enum<?> || value instanceof Locale)) {
+      return;
+    }
+    String text = value.toString();
+    String lowerAttribute = attribute.toLowerCase(Locale.ROOT);
+    for (Map.Entry<String, String[]> e : super.getParameterMap().entrySet()) {
+      String name = e.getKey();
+      if (!name.isEmpty() && unkeyed.test(name) && namedAfter(lowerAttribute, name.toLowerCase(Locale.ROOT))) {
+        for (String v : e.getValue()) {
+          if (!v.isEmpty() && (v.equals(text) || v.equalsIgnoreCase(text.replace('_', '-')))) {
+            reads.parameter(e.getKey());
+          }
+        }
+      }
+    }
+  }
+
+  /** {@code lang} for {@code lang}, {@code ...LocaleResolver.LOCALE} for {@code locale}: the attribute's last word is the name. */
+  private static boolean namedAfter(String lowerAttribute, String lowerName) {
+    if (!lowerAttribute.endsWith(lowerName)) {
+      return false;
+    }
+    int before = lowerAttribute.length() - lowerName.length() - 1;
+    return before < 0 || ".:_-".indexOf(lowerAttribute.charAt(before)) >= 0;
   }
 
   private boolean hiddenParameter(String name) {
@@ -292,24 +356,35 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
     return hidden != null && hidden.test(name);
   }
 
-  @Override
-  public String getParameter(String name) {
-    if (hiddenParameter(name)) {
+  private void readByName(String name) {
+    Predicate<String> unkeyed = unkeyedParameters;
+    if (unkeyed != null && name != null && unkeyed.test(name)) {
       reads.parameter(name);
     }
+  }
+
+  /** A read that sees every parameter at once: recorded under {@code params=read}, where the key holds only those read. */
+  private void readWhole() {
+    if (keyedOnReads) {
+      reads.wholeQuery();
+    }
+  }
+
+  @Override
+  public String getParameter(String name) {
+    readByName(name);
     return super.getParameter(name);
   }
 
   @Override
   public String[] getParameterValues(String name) {
-    if (hiddenParameter(name)) {
-      reads.parameter(name);
-    }
+    readByName(name);
     return super.getParameterValues(name);
   }
 
   @Override
   public Enumeration<String> getParameterNames() {
+    readWhole();
     if (hiddenParameters == null) {
       return super.getParameterNames();
     }
@@ -320,6 +395,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
 
   @Override
   public Map<String, String[]> getParameterMap() {
+    readWhole();
     Map<String, String[]> all = super.getParameterMap();
     if (hiddenParameters == null || all.keySet().stream().noneMatch(this::hiddenParameter)) {
       return all;
@@ -331,6 +407,7 @@ public final class WatchedRequest extends HttpServletRequestWrapper {
 
   @Override
   public String getQueryString() {
+    readWhole();
     String query = super.getQueryString();
     Predicate<String> hidden = hiddenParameters;
     return hidden == null ? query : QueryParams.without(query, hidden);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import org.pagecache.store.Namespace;
 
@@ -20,6 +21,8 @@ import org.pagecache.store.Namespace;
 public final class PageKeys {
   private final Namespace namespace;
   private final IgnoredParameters ignoredParameters;
+  private final ParameterRecords records;
+  private final ConcurrentHashMap<String, ParameterRecord> wholeQuery = new ConcurrentHashMap<>();
 
   public PageKeys(Namespace namespace) {
     this(namespace, IgnoredParameters.none());
@@ -29,6 +32,7 @@ public final class PageKeys {
   public PageKeys(Namespace namespace, IgnoredParameters ignoredParameters) {
     this.namespace = namespace;
     this.ignoredParameters = ignoredParameters;
+    this.records = new ParameterRecords(ignoredParameters.kept());
   }
 
   /**
@@ -44,27 +48,59 @@ public final class PageKeys {
       parts.add(new String[] {name, headerValue(req, name)});
     }
     parts.addAll(requestParts);
+    Predicate<String> dropped = RequestParts.keyedOnReads(requestParts) ? EVERY_SEGMENT : dropped();
     return namespace.page(handler, PageKey.canonical(req.getScheme(), req.getServerName(), req.getServerPort(),
-        requestUri, queryString, dropped(), parts));
+        requestUri, queryString, dropped, parts));
   }
 
   /**
    * The key of the page a plain request for this URL gets: no varied header, no cookie, no
-   * forwarded header (what {@code PageCache.evict(url)} removes).
+   * forwarded header (what {@code PageCache.evict(url)} removes), keyed on the query as the handler's
+   * {@link #parameters record} says now.
+   *
+   * @param keyOnReads the handler's policy says {@code params=read}
    */
   public String forUrl(String scheme, String host, int port, String rawPath, String rawQuery, String handler,
-      List<String> varyHeaders, List<String> varyCookies) {
+      List<String> varyHeaders, List<String> varyCookies, boolean keyOnReads) {
     List<String[]> parts = new ArrayList<>();
     for (String name : varyHeaders) {
       parts.add(new String[] {name, ""});
     }
-    Set<String> keyed = ignoredParameters.keyedBy(handler);
-    if (!keyed.isEmpty()) { // in the order RequestParts.of puts them: parameters, then cookies
-      parts.addAll(RequestParts.parameterParts(rawQuery, keyed));
-    }
+    ParameterRecord record = parameters(handler, keyOnReads);
+    parts.addAll(RequestParts.parameterParts(rawQuery, record)); // in RequestParts.of's order: parameters, then cookies
     parts.addAll(RequestParts.ofPlainRequest(varyCookies));
-    return namespace.page(handler, PageKey.canonical(scheme, host, port, rawPath, rawQuery, dropped(), parts));
+    return namespace.page(handler, PageKey.canonical(scheme, host, port, rawPath, rawQuery,
+        record.wholeQuery() ? dropped() : EVERY_SEGMENT, parts));
   }
+
+  /**
+   * What of the query the handler's keys hold now: for {@code params=read} ({@code keyOnReads}) the
+   * parameters its builds read, until one saw the whole query; else the whole query less the ignored
+   * parameters, with those its builds read keyed beside it.
+   */
+  public ParameterRecord parameters(String handler, boolean keyOnReads) {
+    ParameterRecord record = keyOnReads ? records.of(handler) : null;
+    return record != null && !record.wholeQuery() ? record : wholeQuery(handler);
+  }
+
+  /** The whole query with the listed parameters the handler read, made again only when they grew (the hit path allocates none). */
+  private ParameterRecord wholeQuery(String handler) {
+    Set<String> keyed = ignoredParameters.keyedBy(handler);
+    ParameterRecord known = wholeQuery.get(handler);
+    if (known != null && known.names().size() == keyed.size()) { // the set only grows
+      return known;
+    }
+    ParameterRecord now = ParameterRecord.wholeQuery(keyed);
+    wholeQuery.put(handler, now);
+    return now;
+  }
+
+  /** The {@code params=read} handlers' records. */
+  public ParameterRecords records() {
+    return records;
+  }
+
+  private static final Predicate<String> EVERY_SEGMENT = segment -> true;
 
   /** The query segments no key holds: ignored parameters (those a handler read are key parts of their own). */
   private Predicate<String> dropped() {

@@ -2,6 +2,7 @@ package org.pagecache.internal.key;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -61,18 +62,19 @@ public record RequestParts(String bypass, List<String> cookies, List<String[]> k
    */
   public static RequestParts of(HttpServletRequest req, boolean cookiesIgnored, List<String> varyCookies,
       IgnoredCookies ignored, String sessionCookie) {
-    return of(req, cookiesIgnored, varyCookies, ignored, sessionCookie, Set.of());
+    return of(req, cookiesIgnored, varyCookies, ignored, sessionCookie, ParameterRecord.wholeQuery(Set.of()));
   }
 
-  /** @param keyedParameters the ignored query parameters the handler's builds read ({@link IgnoredParameters#keyedBy}) */
+  /** @param keyedParameters what of the query the handler's keys hold ({@link PageKeys#parameters}) */
   public static RequestParts of(HttpServletRequest req, boolean cookiesIgnored, List<String> varyCookies,
-      IgnoredCookies ignored, String sessionCookie, Set<String> keyedParameters) {
+      IgnoredCookies ignored, String sessionCookie, ParameterRecord keyedParameters) {
     for (String name : METHOD_OVERRIDES) {
       if (req.getHeader(name) != null) {
         return new RequestParts("method-override", List.of(), List.of());
       }
     }
-    List<String[]> parts = keyedParameters.isEmpty() ? null : parameterParts(req.getQueryString(), keyedParameters);
+    List<String[]> parts = keyedParameters.wholeQuery() && keyedParameters.names().isEmpty() ? null
+        : parameterParts(req.getQueryString(), keyedParameters);
     for (String name : SITE_HEADERS) {
       String value = joined(req, name);
       if (value != null) {
@@ -122,16 +124,54 @@ public record RequestParts(String bypass, List<String> cookies, List<String[]> k
     return parts;
   }
 
-  /** A part {@code param:NAME} for each parameter, absent or not, so a visitor without it has one entry. */
-  static List<String[]> parameterParts(String rawQuery, Set<String> names) {
-    List<String[]> parts = new ArrayList<>(names.size() + 2);
-    for (String name : names.stream().sorted().toList()) {
+  /**
+   * A part {@code param:NAME} for each parameter of the record, absent or not, so a visitor without it
+   * has one entry; for a record of the parameters read, a last part saying the rest of the query is
+   * out of the key ({@link #keyedOnReads}).
+   */
+  static List<String[]> parameterParts(String rawQuery, ParameterRecord record) {
+    List<String[]> parts = new ArrayList<>(record.names().size() + 3);
+    for (String name : record.names()) {
       parts.add(new String[] {PARAM + name, QueryParams.rawValues(rawQuery, name)});
+    }
+    if (!record.wholeQuery()) {
+      parts.add(ON_READS);
     }
     return parts;
   }
 
   private static final String PARAM = "param:";
+  /** Marks a key made of the parameters read alone; no header name or {@code param:} part spells it. */
+  private static final String[] ON_READS = {"\u0000params", "read"};
+
+  /** Whether these key parts hold the parameters read alone ({@code params=read}): the query itself is out of the key. */
+  public static boolean keyedOnReads(List<String[]> keyParts) {
+    for (String[] part : keyParts) {
+      if (part == ON_READS || ON_READS[0].equals(part[0])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * These parts keyed on the parameters read so far and {@code more}, in place of the parameters they
+   * key ({@code params=read}): the key of a page whose build read {@code more} besides them; null when
+   * that would be more than {@link ParameterRecord#MAX_NAMES} names (the handler goes to the whole query).
+   */
+  public RequestParts readingAlso(String rawQuery, Collection<String> more) {
+    ParameterRecord wider = new ParameterRecord(false, List.copyOf(keyedParameters())).reading(more);
+    if (wider.wholeQuery()) {
+      return null;
+    }
+    List<String[]> parts = parameterParts(rawQuery, wider);
+    for (String[] part : keyParts) {
+      if (!part[0].startsWith(PARAM) && !ON_READS[0].equals(part[0])) {
+        parts.add(part);
+      }
+    }
+    return new RequestParts(bypass, cookies, parts);
+  }
 
   /** The ignored query parameters this request's key covers (the handler's builds read them). */
   public Set<String> keyedParameters() {

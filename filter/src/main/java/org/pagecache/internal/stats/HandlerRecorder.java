@@ -354,6 +354,28 @@ public final class HandlerRecorder {
     keyedParameters.get(name, n -> new LongAdder()).increment();
   }
 
+  private final LongAdder parametersLeftOut = new LongAdder();
+  private volatile String keyedOn = "";
+
+  /** Counts a request that carried a query parameter its page's key left out (a cache buster, a tracking parameter). */
+  public void parameterLeftOut() {
+    parametersLeftOut.increment();
+  }
+
+  public long parametersLeftOut() {
+    return parametersLeftOut.sum();
+  }
+
+  /** What of the query the handler's keys hold, as of its last build in this JVM ({@code ParameterRecord#describe}). */
+  public void keyedOn(String description) {
+    keyedOn = description;
+  }
+
+  /** Empty until a {@code params=read} build of the handler ended in this JVM. */
+  public String keyedOn() {
+    return keyedOn;
+  }
+
   /** Per ignored query parameter the handler's builds read (now part of its keys): the builds that read it unkeyed. */
   public Map<String, Long> keyedParameters() {
     keyedParameters.cleanUp();
