@@ -33,6 +33,7 @@ import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.stats.PageTrace;
+import org.pagecache.internal.vary.DownstreamVary;
 import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
@@ -106,8 +107,10 @@ final class Build implements AsyncCapture {
     capture.onPassThrough(tools.responder().label(CacheStatus.bypass("streamed"))::apply);
     // A stored page with the application's validators is asked for conditionally (RFC 9111 4.3.1).
     this.conditions = Freshening.conditions(found.page());
-    this.shared = conditions.isEmpty() ? WatchedRequest.forSharing(p.req(), capture)
-        : WatchedRequest.forRevalidation(p.req(), capture, conditions);
+    // Under declared classes of visitors the build sees its class's representative request (PresentedRequest).
+    HttpServletRequest seen = p.notes().presented != null ? p.notes().presented : p.req();
+    this.shared = conditions.isEmpty() ? WatchedRequest.forSharing(seen, capture)
+        : WatchedRequest.forRevalidation(seen, capture, conditions);
     shared.hideParameters(tools.ignoredParameters().hiddenFrom(p.parts().keyedParameters()));
     SignedInVisitors.Visitor visitor = p.notes().visitor;
     if (visitor != null) { // a signed-in visitor's build: the wrapper watches the principal, roles, Authorization, cookies
@@ -205,8 +208,9 @@ final class Build implements AsyncCapture {
   }
 
   /** What the whole capture ends in: a freshened page, a stored one, a refusal or the stale copy. */
-  private Outcome finish(CapturedResponse c) {
+  private Outcome finish(CapturedResponse captured) {
     p.stats().built(System.nanoTime() - startNanos);
+    CapturedResponse c = DownstreamVary.of(captured, p.policy().classes()); // true for every cache in front
     String sessionUse = SignedInVisitors.afterBuild(p.notes().visitor, c,
         AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats()), personalValues,
         Declared.personalDeclared(p.req()), p.stats());
@@ -380,7 +384,7 @@ final class Build implements AsyncCapture {
   private boolean keyed(List<String> responseVaryNames, String name) {
     CachePolicy policy = p.policy();
     return RequestParts.keyedHeader(name) || NEVER_CHANGE_A_PAGE.contains(name) || policy.harmless().contains(name)
-        || policy.vary().contains(name) || responseVaryNames.contains(name)
+        || policy.keyedHeaders().contains(name) || responseVaryNames.contains(name)
         || (name.equals("authorization") && !policy.allowAuthorized());
   }
 

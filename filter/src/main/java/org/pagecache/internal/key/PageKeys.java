@@ -48,6 +48,17 @@ public final class PageKeys {
    */
   public String forUrl(String scheme, String host, int port, String rawPath, String rawQuery, String handler,
       List<String> varyHeaders, List<String> varyCookies) {
+    return forUrl(scheme, host, port, rawPath, rawQuery, handler, varyHeaders, varyCookies, null);
+  }
+
+  /**
+   * As {@link #forUrl(String, String, int, String, String, String, List, List)}, with a key part of the
+   * request's own after the cookies, where a request's classes of visitors put theirs (vary=device...).
+   *
+   * @param classPart the key part of one combination of the handler's declared classes, or null
+   */
+  public String forUrl(String scheme, String host, int port, String rawPath, String rawQuery, String handler,
+      List<String> varyHeaders, List<String> varyCookies, String[] classPart) {
     List<String[]> parts = new ArrayList<>();
     for (String name : varyHeaders) {
       parts.add(new String[] {name, ""});
@@ -57,6 +68,9 @@ public final class PageKeys {
       parts.addAll(RequestParts.parameterParts(rawQuery, keyed));
     }
     parts.addAll(RequestParts.ofPlainRequest(varyCookies));
+    if (classPart != null) {
+      parts.add(classPart);
+    }
     return namespace.page(handler, PageKey.canonical(scheme, host, port, rawPath, rawQuery, dropped(), parts));
   }
 
