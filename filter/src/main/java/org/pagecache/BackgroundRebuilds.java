@@ -131,7 +131,9 @@ final class BackgroundRebuilds implements AutoCloseable {
    * Past the bound and its queue, gives the lease back and returns true.
    */
   boolean takeOver(PageRequest p, Found found, Lease lease) {
-    HttpServletRequest req = p.req();
+    // Under declared classes the request sent carries the class's representative headers, so it is of the class
+    // whatever the visitor's own headers were (one a socket cannot carry would otherwise land under another key).
+    HttpServletRequest req = p.notes().presented != null ? p.notes().presented : p.req();
     if (bound == 0 || closed || p.notes().background || p.notes().visitor != null
         || edits.condemned(p.handler(), found.page())
         || !foregroundNext.isEmpty() && markedForForeground(found.key())

@@ -34,6 +34,7 @@ import org.pagecache.internal.key.RequestParts;
 import org.pagecache.internal.key.VaryRecord;
 import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.stats.PageTrace;
+import org.pagecache.internal.vary.DownstreamVary;
 import org.pagecache.internal.store.StoredPage;
 import org.pagecache.store.Store;
 import org.pagecache.store.StoreException;
@@ -107,8 +108,10 @@ final class Build implements AsyncCapture {
     capture.onPassThrough(tools.responder().label(CacheStatus.bypass("streamed"))::apply);
     // A stored page with the application's validators is asked for conditionally (RFC 9111 4.3.1).
     this.conditions = Freshening.conditions(found.page());
-    this.shared = conditions.isEmpty() ? WatchedRequest.forSharing(p.req(), capture)
-        : WatchedRequest.forRevalidation(p.req(), capture, conditions);
+    // Under declared classes of visitors the build sees its class's representative request (PresentedRequest).
+    HttpServletRequest seen = p.notes().presented != null ? p.notes().presented : p.req();
+    this.shared = conditions.isEmpty() ? WatchedRequest.forSharing(seen, capture)
+        : WatchedRequest.forRevalidation(seen, capture, conditions);
     Set<String> keyed = p.parts().keyedParameters();
     boolean onReads = RequestParts.keyedOnReads(p.parts().keyParts());
     Predicate<String> hidden = tools.keys().ignoredParameters().hiddenFrom(keyed);
@@ -209,8 +212,9 @@ final class Build implements AsyncCapture {
   }
 
   /** What the whole capture ends in: a freshened page, a stored one, a refusal or the stale copy. */
-  private Outcome finish(CapturedResponse c) {
+  private Outcome finish(CapturedResponse captured) {
     p.stats().built(System.nanoTime() - startNanos);
+    CapturedResponse c = DownstreamVary.of(captured, p.policy().classes()); // true for every cache in front
     String sessionUse = SignedInVisitors.afterBuild(p.notes().visitor, c,
         AnonymousSessions.afterBuild(p.req(), shared.sessionReads(), c, p.stats()), personalValues,
         Declared.personalDeclared(p.req()), p.stats());
@@ -404,7 +408,7 @@ final class Build implements AsyncCapture {
   private boolean keyed(List<String> responseVaryNames, String name) {
     CachePolicy policy = p.policy();
     return RequestParts.keyedHeader(name) || NEVER_CHANGE_A_PAGE.contains(name) || policy.harmless().contains(name)
-        || policy.vary().contains(name) || responseVaryNames.contains(name)
+        || policy.keyedHeaders().contains(name) || responseVaryNames.contains(name)
         || (name.equals("authorization") && !policy.allowAuthorized());
   }
 

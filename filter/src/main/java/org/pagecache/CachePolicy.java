@@ -11,6 +11,9 @@ import org.pagecache.internal.config.Durations;
 import org.pagecache.internal.config.PathPatterns;
 import org.pagecache.internal.config.Specs;
 import org.pagecache.internal.fragments.SignedInRule;
+import org.pagecache.internal.vary.Formats;
+import org.pagecache.internal.vary.HandlerClasses;
+import org.pagecache.internal.vary.Languages;
 
 /**
  * How the pages of one handler are cached. Written as a one-line spec, e.g. in web.xml:
@@ -21,7 +24,11 @@ import org.pagecache.internal.fragments.SignedInRule;
  *   <caption>keys of a policy spec</caption>
  *   <tr><td>ttl</td><td>how long a page is fresh</td></tr>
  *   <tr><td>grace</td><td>how long after that a stale page may still be served while one request rebuilds it</td></tr>
- *   <tr><td>vary</td><td>request headers that make different pages (|-separated)</td></tr>
+ *   <tr><td>vary</td><td>request headers that make different pages, and declared classes of visitors:
+ *       device (mobile, tablet, desktop), language (languages=), format (formats=) (|-separated)</td></tr>
+ *   <tr><td>languages</td><td>with vary=language: the site's languages, the default first (en|de|fr)</td></tr>
+ *   <tr><td>formats</td><td>with vary=format: the types negotiated from Accept, the default first
+ *       (text/html|application/json)</td></tr>
  *   <tr><td>statuses</td><td>cacheable statuses (|-separated); default 200|203|300|301|308</td></tr>
  *   <tr><td>paths</td><td>URL patterns whose requests belong to this handler, where a pattern is at least as
  *       specific as the mapping that serves the request (servlet-mapping order: exact, longest prefix,
@@ -62,6 +69,11 @@ import org.pagecache.internal.fragments.SignedInRule;
  * @param grace how long after {@code ttl} a stale page may still be served while one request
  *     rebuilds it; 0 serves no stale page
  * @param vary request header names (lower case) whose values make different pages
+ * @param classes the declared classes of visitors whose pages differ ({@code vary=device},
+ *     {@code language}, {@code format}), in that order: one page per class, built for a
+ *     representative request of the class (docs/configuration.md#classes-of-visitors)
+ * @param languages with {@code vary=language}: the site's language tags, the default first
+ * @param formats with {@code vary=format}: the media types negotiated from {@code Accept}, the default first
  * @param statuses the response statuses whose pages are stored
  * @param paths URL patterns ({@code /exact}, {@code /prefix/*}, {@code *.ext}) whose requests
  *     belong to this handler; empty when only the servlet or the handler attribute decides
@@ -125,11 +137,14 @@ public record CachePolicy(
     boolean ignoreOriginCacheHeaders,
     List<String> refreshedBy,
     List<String> overrides,
-    boolean keyOnReads) {
+    boolean keyOnReads,
+    List<String> classes,
+    List<String> languages,
+    List<String> formats) {
 
   /** The statuses cached when a policy sets no {@code statuses}: 200, 203, 300, 301 and 308. */
   public static final Set<Integer> DEFAULT_STATUSES = Set.of(200, 203, 300, 301, 308);
-  private static final String KEYS = "ttl, grace, vary, statuses, paths, cache-control, ttl-max, authorized,"
+  private static final String KEYS = "ttl, grace, vary, languages, formats, statuses, paths, cache-control, ttl-max, authorized,"
       + " sessions, early-refresh, enabled, cookies, headers, harmless, pool, invalidate, signed-in,"
       + " origin-cache-headers, refreshed-by, overrides, params";
 
@@ -144,27 +159,30 @@ public record CachePolicy(
     harmless = List.copyOf(harmless);
     refreshedBy = List.copyOf(refreshedBy);
     overrides = List.copyOf(overrides);
+    classes = List.copyOf(classes);
+    languages = List.copyOf(languages);
+    formats = List.copyOf(formats);
   }
 
   /** The policy every handler gets unless configured otherwise. */
   public static CachePolicy defaults(String handler, Duration ttl, Duration grace) {
     return new CachePolicy(handler, ttl, grace, List.of(), DEFAULT_STATUSES, List.of(), false,
         Duration.ofHours(1), false, false, 0, true, CookieRule.BYPASS, false, List.of(), "", true, true, "bypass", false,
-        List.of(), List.of(), false);
+        List.of(), List.of(), false, List.of(), List.of(), List.of());
   }
 
   /** This policy keyed on the parameters its builds read ({@code params=read}), or on the whole query. */
   CachePolicy keyedOnReads(boolean onReads) {
     return new CachePolicy(handler, ttl, grace, vary, statuses, paths, honorCacheControl, ttlMax, allowAuthorized,
         allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless, pool, invalidateOnWrite, anonymousSessions,
-        signedIn, ignoreOriginCacheHeaders, refreshedBy, overrides, onReads);
+        signedIn, ignoreOriginCacheHeaders, refreshedBy, overrides, onReads, classes, languages, formats);
   }
 
   /** This policy under another handler's name (a configured default applied to a handler). */
   CachePolicy named(String name) {
     return new CachePolicy(name, ttl, grace, vary, statuses, paths, honorCacheControl, ttlMax, allowAuthorized,
         allowSessions, earlyRefresh, enabled, cookies, strictHeaders, harmless, pool, invalidateOnWrite, anonymousSessions,
-        signedIn, ignoreOriginCacheHeaders, refreshedBy, overrides, keyOnReads);
+        signedIn, ignoreOriginCacheHeaders, refreshedBy, overrides, keyOnReads, classes, languages, formats);
   }
 
   /**
@@ -200,6 +218,11 @@ public record CachePolicy(
     List<String> refreshedBy = this.refreshedBy;
     List<String> overrides = this.overrides;
     boolean onReads = keyOnReads;
+    List<String> classes = this.classes;
+    List<String> languages = this.languages;
+    List<String> formats = this.formats;
+    boolean languagesNamed = false;
+    boolean formatsNamed = false;
     for (Specs.Item item : Specs.keyValues(spec)) {
       if (!item.wellFormed()) {
         throw new IllegalArgumentException(param + ": '" + item.text()
@@ -211,7 +234,20 @@ public record CachePolicy(
       switch (key) {
         case "ttl" -> ttl = Durations.parse(p, value);
         case "grace" -> grace = Durations.parse(p, value);
-        case "vary" -> vary = headerNames(p, value);
+        case "vary" -> {
+          List<String> named = headerNames(p, value);
+          classes = HandlerClasses.NAMES.stream().filter(named::contains).toList();
+          vary = named.stream().filter(n -> !HandlerClasses.NAMES.contains(n)).toList();
+          checkClassHeaders(p, classes, vary);
+        }
+        case "languages" -> {
+          languages = Languages.parse(p, value).tags();
+          languagesNamed = true;
+        }
+        case "formats" -> {
+          formats = Formats.parse(p, value).types();
+          formatsNamed = true;
+        }
         case "statuses" -> statuses = statuses(p, value);
         case "paths" -> paths = paths(p, value);
         case "cache-control" -> cc = ParameterValues.bool(p, value);
@@ -246,8 +282,60 @@ public record CachePolicy(
       throw new IllegalArgumentException(param + ": origin-cache-headers=ignore and cache-control=honor contradict"
           + " each other; keep one (add cache-control=off when the default policy honors)");
     }
+    checkClassLists(param, classes, languages, languagesNamed, formats, formatsNamed);
     return new CachePolicy(handler, ttl, grace, vary, statuses, paths, cc, ttlMax, auth, sessions, early, enabled,
-        cookies, strict, harmless, pool, invalidate, anonymous, signedIn, ignoreOrigin, refreshedBy, overrides, onReads);
+        cookies, strict, harmless, pool, invalidate, anonymous, signedIn, ignoreOrigin, refreshedBy, overrides,
+        onReads, classes, languages, formats);
+  }
+
+  /**
+   * A class and a header it is read from cannot both be keyed: the class would be one page per
+   * header value again.
+   */
+  private static void checkClassHeaders(String param, List<String> classes, List<String> headers) {
+    for (String header : HandlerClasses.headersOf(classes)) {
+      if (headers.contains(header)) {
+        throw new IllegalArgumentException(param + ": '" + header + "' is what a declared class of this vary= is read"
+            + " from; keep the class (device, language, format: one page per class) or the header (one page per"
+            + " value), not both");
+      }
+    }
+  }
+
+  /** {@code vary=language} needs its languages and {@code vary=format} its formats; neither list stands alone. */
+  private static void checkClassLists(String param, List<String> classes, List<String> languages,
+      boolean languagesNamed, List<String> formats, boolean formatsNamed) {
+    if (classes.contains(HandlerClasses.LANGUAGE) && languages.isEmpty()) {
+      throw new IllegalArgumentException(param + ".languages: vary=language needs the site's languages, the default"
+          + " first; add e.g. languages=en|de|fr");
+    }
+    if (classes.contains(HandlerClasses.FORMAT) && formats.isEmpty()) {
+      throw new IllegalArgumentException(param + ".formats: vary=format needs the formats the handler answers in,"
+          + " the default first; add e.g. formats=text/html|application/json");
+    }
+    if (languagesNamed && !classes.contains(HandlerClasses.LANGUAGE)) {
+      throw new IllegalArgumentException(param + ".languages: '" + String.join("|", languages) + "' is given without"
+          + " vary=language; add language to vary= (e.g. vary=language, languages=en|de|fr) or leave languages out");
+    }
+    if (formatsNamed && !classes.contains(HandlerClasses.FORMAT)) {
+      throw new IllegalArgumentException(param + ".formats: '" + String.join("|", formats) + "' is given without"
+          + " vary=format; add format to vary= (e.g. vary=format, formats=text/html|application/json) or leave"
+          + " formats out");
+    }
+  }
+
+  /**
+   * The request headers (lower case) this policy's pages are keyed on: its {@code vary=} headers and
+   * those its declared classes are read from. None of them is an unkeyed read, and a response's
+   * {@code Vary} naming one makes no variant of its own.
+   */
+  public List<String> keyedHeaders() {
+    if (classes.isEmpty()) {
+      return vary;
+    }
+    List<String> all = new ArrayList<>(vary);
+    all.addAll(HandlerClasses.headersOf(classes));
+    return all;
   }
 
   /**
@@ -280,7 +368,9 @@ public record CachePolicy(
   /** The policy in its own spec syntax, for the admin page and logs. */
   public String spec() {
     return "ttl=" + Durations.format(ttl) + ", grace=" + Durations.format(grace)
-        + (vary.isEmpty() ? "" : ", vary=" + String.join("|", vary))
+        + (vary.isEmpty() && classes.isEmpty() ? "" : ", vary=" + String.join("|", varyList()))
+        + (classes.contains(HandlerClasses.LANGUAGE) ? ", languages=" + String.join("|", languages) : "")
+        + (classes.contains(HandlerClasses.FORMAT) ? ", formats=" + String.join("|", formats) : "")
         + ", statuses=" + String.join("|", new TreeSet<>(statuses).stream().map(String::valueOf).toList())
         + (paths.isEmpty() ? "" : ", paths=" + String.join("|", paths))
         + (honorCacheControl ? ", cache-control=honor" : "")
@@ -298,6 +388,13 @@ public record CachePolicy(
         + (refreshedBy.isEmpty() ? "" : ", refreshed-by=" + String.join("|", refreshedBy))
         + (overrides.isEmpty() ? "" : ", overrides=" + String.join("|", overrides))
         + (keyOnReads ? ", params=read" : "");
+  }
+
+  /** {@code vary=} as written: the declared classes, then the headers. */
+  private List<String> varyList() {
+    List<String> all = new ArrayList<>(classes);
+    all.addAll(vary);
+    return all;
   }
 
   /** How this policy serves signed-in visitors, parsed. */

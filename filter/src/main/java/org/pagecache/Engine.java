@@ -28,6 +28,7 @@ import org.pagecache.internal.store.GuardedStore;
 import org.pagecache.internal.store.IdentityCopies;
 import org.pagecache.internal.store.LostWrites;
 import org.pagecache.internal.store.PageCodec;
+import org.pagecache.internal.vary.VisitorClasses;
 import org.pagecache.store.LocalStore;
 import org.pagecache.store.Namespace;
 import org.pagecache.store.Store;
@@ -94,6 +95,8 @@ final class Engine {
   final Duration uncacheableTtl;
   final Duration replicaLag;
   final IgnoredCookies ignoredCookies;
+  /** The site's declared classes of visitors (vary=device, language, format), compiled per handler. */
+  final VisitorClasses classes;
 
   Engine(PageCacheConfig config) {
     this(config, config.store != null ? config.store : newStore(config));
@@ -148,6 +151,7 @@ final class Engine {
     this.uncacheableTtl = config.uncacheableTtl;
     this.replicaLag = config.replicaLag;
     this.ignoredCookies = config.ignoredCookies;
+    this.classes = new VisitorClasses(config.deviceRules);
   }
 
   /** The store memcached.servers names (our own Ketama ring, one client per node), or the in-process one. */

@@ -77,6 +77,10 @@ final class Invalidations {
       engine.clusters.evicting(keys.asSent());
       existed |= deleteKey(keys.asSent());
     }
+    for (String variant : keys.classVariants()) { // a page per class of visitors (vary=device, language, format)
+      engine.clusters.evicting(variant);
+      existed |= deleteKey(variant);
+    }
     // This JVM confirms the handler again at its next lookup: it sees the evictions key changed at
     // once, and trusts no identity copy made before (a copy written by a lookup racing the delete).
     engine.confirmations.evicted(keys.handler());

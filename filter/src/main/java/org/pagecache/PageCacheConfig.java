@@ -19,6 +19,7 @@ import org.pagecache.internal.key.IgnoredCookies;
 import org.pagecache.internal.key.IgnoredParameters;
 import org.pagecache.internal.near.NearSize;
 import org.pagecache.internal.nodes.ClusterStore;
+import org.pagecache.internal.vary.DeviceRules;
 import org.pagecache.store.Namespace;
 import org.pagecache.store.ServerList;
 import org.pagecache.store.Store;
@@ -68,6 +69,13 @@ public final class PageCacheConfig {
     d.put("params.ignore", "");
     d.put("params.keep", "");
     d.put("params.key", "all");
+    d.put("device.tablet", "");
+    d.put("device.mobile", "");
+    d.put("device.bot", "");
+    d.put("device.bots", "desktop");
+    d.put("device.mobile.agent", "");
+    d.put("device.tablet.agent", "");
+    d.put("device.desktop.agent", "");
     d.put("tags.headers", "strip");
     d.put("max.entry.size", "1000000");
     d.put("header", "X-Cache");
@@ -112,6 +120,8 @@ public final class PageCacheConfig {
   final IgnoredCookies ignoredCookies;
   /** Query parameters out of keys: the built-in tracking list, params.ignore, params.keep. */
   final IgnoredParameters ignoredParameters;
+  /** {@code vary=device}'s rules: the device.* settings (empty: the built-in patterns and agents). */
+  final DeviceRules deviceRules;
   /** tags.headers=pass: Surrogate-Key, Cache-Tag and xkey go on to the client (a CDN in front). */
   final boolean passTagHeaders;
   /** identity.copies=on: a gzipped page's identity copy kept beside it for clients without gzip (issue 38). */
@@ -192,6 +202,9 @@ public final class PageCacheConfig {
         IgnoredCookies.builtIn());
     ignoredParameters = check(errors, () -> IgnoredParameters.parse("params.ignore", v.get("params.ignore"),
         "params.keep", v.get("params.keep")), IgnoredParameters.builtIn());
+    deviceRules = check(errors, () -> DeviceRules.parse(v.get("device.tablet"), v.get("device.mobile"),
+        v.get("device.bot"), v.get("device.bots"), v.get("device.mobile.agent"), v.get("device.tablet.agent"),
+        v.get("device.desktop.agent")), DeviceRules.DEFAULTS);
     passTagHeaders = check(errors, () -> tagHeaders(v.get("tags.headers")), false);
     identityCopies = check(errors, () -> identityCopies(v.get("identity.copies")), true);
     maxEntrySize = check(errors, () -> entrySize(v.get("max.entry.size")), 1_000_000);

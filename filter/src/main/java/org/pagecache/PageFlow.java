@@ -17,6 +17,7 @@ import org.pagecache.internal.stats.Event;
 import org.pagecache.internal.stats.HandlerRecorder;
 import org.pagecache.internal.stats.PageTrace;
 import org.pagecache.internal.store.StoredPage;
+import org.pagecache.internal.vary.VisitorClass;
 import org.pagecache.store.StoreException;
 
 /**
@@ -120,6 +121,11 @@ final class PageFlow {
     if (skip == null) {
       skip = AnonymousSessions.requestBypass(req, policy, stats, visitor != null);
     }
+    // Declared classes of visitors (vary=device, language, format): one page per class, built from the class's
+    // representative request whoever asks first (docs/safety.md#classes-of-visitors).
+    VisitorClass classes = skip != null || policy.classes().isEmpty() ? null
+        : engine.classes.of(handler, policy.classes(), policy.languages(), policy.formats()).classify(req);
+    HttpServletRequest presented = classes == null ? null : classes.present(req);
     if (skip == null && RequestBody.carried(req)) {
       skip = RequestBody.REASON; // a fat GET: its answer may be shaped by what no key holds
     }
@@ -127,6 +133,9 @@ final class PageFlow {
     RequestParts parts = skip != null ? NO_PARTS
         : RequestParts.of(req, policy.cookies().mode() == CookieRule.Mode.IGNORE,
             policy.cookies().vary(), engine.ignoredCookies, sessionCookie, params);
+    if (classes != null && parts.bypass() == null) {
+      parts = parts.with(classes.keyPart());
+    }
     if (visitor != null && skip == null && parts.bypass() == null) {
       parts = parts.with(SignedInVisitors.keyPart(visitor)); // the group's pages, never the anonymous ones
     }
@@ -135,6 +144,7 @@ final class PageFlow {
       stats.parameterLeftOut(); // a cache buster, a tracking or junk parameter: the key is the page's without it
     }
     p.notes().visitor = skip == null ? visitor : null; // served as their group's
+    p.notes().presented = presented;
     p.notes().background = handOff != null;
     trace.handler(handler);
     try {

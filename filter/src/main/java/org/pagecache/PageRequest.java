@@ -63,6 +63,12 @@ record PageRequest(HttpServletRequest req, HttpServletResponse res, FilterChain 
     java.util.List<String> lookupKeys;
     /** The vary record the lookup found under the page's URL, reused when the build stores a variant. */
     StoredPage varyRecord;
+    /**
+     * The request a build of this page sees when its handler declares classes of visitors
+     * ({@code vary=device}, {@code language}, {@code format}): the visitor's, with the headers the
+     * classes are read from holding the class's representative values; null without classes.
+     */
+    HttpServletRequest presented;
     /** The signed-in visitor this request is served as (its group's pages); null for an anonymous one. */
     SignedInVisitors.Visitor visitor;
     /** This request's place in the JVM's waiting list, closed once its answer is sent; null when it never joined. */

@@ -191,7 +191,7 @@ final class PageWriter {
   /** Headers the response says it varies on, beyond the policy's and Accept-Encoding, with this request's values. */
   private List<Header> responseVary(PageRequest p, CapturedResponse c) {
     List<Header> vary = new ArrayList<>();
-    for (String name : VaryRecord.names(c.headerValues("Vary"), p.policy().vary())) {
+    for (String name : VaryRecord.names(c.headerValues("Vary"), p.policy().keyedHeaders())) {
       vary.add(new Header(name, PageKeys.headerValue(p.req(), name)));
     }
     return vary;

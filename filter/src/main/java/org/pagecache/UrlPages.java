@@ -4,9 +4,13 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRegistration;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.pagecache.internal.text.PathParameters;
+import org.pagecache.internal.vary.HandlerClasses;
+import org.pagecache.internal.vary.VisitorClass;
 
 /**
  * The page of an absolute URL, as {@link PageCache#evict} removes it: the handler the URL belongs
@@ -19,8 +23,10 @@ final class UrlPages {
    * @param handler the handler the URL belongs to ({@code default} when none matches)
    * @param key     the key of the page of the plain path
    * @param asSent  the key of the page of the path as sent, when it carried path parameters; else null
+   * @param classVariants under declared classes of visitors ({@code vary=device...}): the key of each
+   *                class's page (of the plain path and as sent); else empty
    */
-  record Keys(String handler, String key, String asSent) {}
+  record Keys(String handler, String key, String asSent, List<String> classVariants) {}
 
   private final Engine engine;
   private volatile ServletContext servletContext;
@@ -62,7 +68,20 @@ final class UrlPages {
         policy.vary(), policy.cookies().vary(), policy.keyOnReads());
     String asSent = mappedPath.equals(rawPath) ? null : engine.keys.forUrl(scheme, uri.getHost(), port, rawPath,
         uri.getRawQuery(), handler, policy.vary(), policy.cookies().vary(), policy.keyOnReads());
-    return new Keys(handler, key, asSent);
+    List<String> variants = new ArrayList<>();
+    if (!policy.classes().isEmpty()) { // one page per class of visitors: each is the URL's page
+      HandlerClasses classes = engine.classes.of(handler, policy.classes(), policy.languages(), policy.formats());
+      for (String value : classes.keyValues()) {
+        String[] part = {VisitorClass.KEY_PART, value};
+        variants.add(engine.keys.forUrl(scheme, uri.getHost(), port, mappedPath, uri.getRawQuery(), handler,
+            policy.vary(), policy.cookies().vary(), policy.keyOnReads(), part));
+        if (!mappedPath.equals(rawPath)) {
+          variants.add(engine.keys.forUrl(scheme, uri.getHost(), port, rawPath, uri.getRawQuery(), handler,
+              policy.vary(), policy.cookies().vary(), policy.keyOnReads(), part));
+        }
+      }
+    }
+    return new Keys(handler, key, asSent, variants);
   }
 
   private String handlerForPath(String rawPath) {

@@ -75,18 +75,21 @@ class AdminHandlerNotesTest {
     String mobile = row(html, "mobile");
     assertTrue(mobile.contains("data-note=\"unkeyed-headers\""), mobile);
     assertTrue(mobile.contains("<code>user-agent</code>, not in the key"), mobile);
-    assertTrue(mobile.contains("add <code>vary=User-Agent</code>"), mobile);
+    assertTrue(mobile.contains("add <code>vary=device</code> (one page per class of visitors; <code>vary=User-Agent</code>"
+        + " would make one per value)"), "the class is offered before the header: " + mobile);
     assertTrue(mobile.contains("<code>harmless=User-Agent</code>"), mobile);
     String localised = row(html, "localised");
-    assertTrue(localised.contains("add <code>vary=Accept-Language|<wbr>User-Agent</code>"),
+    assertTrue(localised.contains("add <code>vary=Accept-Language|<wbr>device</code>"),
         "the header it already varies on stays in the line: " + localised);
     assertFalse(row(html, "plain").contains("data-note"), "nothing to say about a handler that read no header");
     assertFalse(html.contains("secret-agent"), "never a header's value");
 
     String json = Http.text(site.get("/cache-admin/api/stats", "Authorization", BEARER));
     assertTrue(handlerJson(json, "mobile").contains(
-        "\"unkeyedHeadersFix\":{\"vary\":\"vary=User-Agent\",\"harmless\":\"harmless=User-Agent\"}"), json);
-    assertTrue(handlerJson(json, "localised").contains("\"vary\":\"vary=Accept-Language|User-Agent\""), json);
+        "\"unkeyedHeadersFix\":{\"vary\":\"vary=device\",\"varyHeaders\":\"vary=User-Agent\",\"harmless\":"
+            + "\"harmless=User-Agent\"}"), json);
+    assertTrue(handlerJson(json, "localised").contains("\"vary\":\"vary=Accept-Language|device\",\"varyHeaders\":"
+        + "\"vary=Accept-Language|User-Agent\""), json);
     assertTrue(handlerJson(json, "plain").contains("\"unkeyedHeadersFix\":null"), json);
     assertFalse(json.contains("secret-agent"), json);
   }

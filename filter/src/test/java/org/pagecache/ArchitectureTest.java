@@ -53,6 +53,7 @@ class ArchitectureTest {
       Map.entry("org.pagecache.internal.near", 4),
       Map.entry("org.pagecache.internal.stats", 4),
       Map.entry("org.pagecache.internal.sitewide", 4),
+      Map.entry("org.pagecache.internal.vary", 4),
       // standalone counters (API), on the store
       Map.entry("org.pagecache.counters", 3),
       // the engine's view of the store: stored pages, the circuit breaker

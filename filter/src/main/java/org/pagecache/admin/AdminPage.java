@@ -151,8 +151,10 @@ final class AdminPage {
         out.append(i++ == 0 ? "" : ", ").append("<code>").append(e(name)).append("</code>");
       }
       out.append(", not in the key: one page is shared across their values. If they change the page, add <code>")
-          .append(breakable(h.varyFix())).append("</code>; if they never do, <code>").append(breakable(h.harmlessFix()))
-          .append("</code>.</p>");
+          .append(breakable(h.varyFix())).append("</code>")
+          .append(h.varyHeadersFix() == null ? "" : " (one page per class of visitors; <code>"
+              + breakable(h.varyHeadersFix()) + "</code> would make one per value)")
+          .append("; if they never do, <code>").append(breakable(h.harmlessFix())).append("</code>.</p>");
     }
     if (!h.keyedOn().equals("all") || h.parametersLeftOut() > 0) {
       out.append("<p class=\"note\" data-note=\"parameters\">Query keyed on: <code>").append(e(h.keyedOn()))

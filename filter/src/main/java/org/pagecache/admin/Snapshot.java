@@ -52,7 +52,7 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
       String name = e.getKey();
       CachePolicy p = policies.get(name);
       rows.put(name, HandlerRow.of(stats.handler(name), e.getValue(), !disabled.contains(name),
-          tokens.getOrDefault(name, 0L), p != null && p.ignoreOriginCacheHeaders(), p != null ? p.vary() : List.of(),
+          tokens.getOrDefault(name, 0L), p != null && p.ignoreOriginCacheHeaders(), p != null ? varied(p) : List.of(),
           p != null ? p.harmless() : List.of()));
     }
     Map<String, String> pools = new java.util.HashMap<>();
@@ -87,6 +87,13 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
     } catch (StoreException e) {
       return Map.of();
     }
+  }
+
+  /** What a policy varies on: its declared classes, then its headers. */
+  private static List<String> varied(CachePolicy p) {
+    List<String> all = new java.util.ArrayList<>(p.classes());
+    all.addAll(p.vary());
+    return all;
   }
 
   /**
@@ -129,12 +136,39 @@ record Snapshot(Instant now, String store, boolean storeDown, List<HandlerRow> h
     }
 
     /**
-     * The policy item that keys the handler's pages on the headers it read outside the key (the
-     * ones it already varies on kept), e.g. {@code vary=Accept-Language|User-Agent}; null when it read none.
+     * The policy item that keys the handler's pages on what it read outside the key (what it already
+     * varies on kept), by class where one covers the header: {@code User-Agent} (or the mobile hint)
+     * offers {@code device}, {@code Accept-Language} (read directly or through {@code getLocale()})
+     * {@code language}, {@code Accept} {@code format} (docs/configuration.md#classes-of-visitors),
+     * e.g. {@code vary=device|X-Theme}; null when it read nothing.
      */
     String varyFix() {
-      return unkeyedHeaders.isEmpty() ? null : "vary=" + headerList(vary);
+      if (unkeyedHeaders.isEmpty()) {
+        return null;
+      }
+      java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+      vary.forEach(n -> names.add(CLASS_OF.containsValue(n) ? n : canonical(n)));
+      unkeyedHeaders.keySet().forEach(n -> names.add(CLASS_OF.getOrDefault(n, canonical(n))));
+      return "vary=" + String.join("|", names);
     }
+
+    /**
+     * The same item by the headers themselves ({@code vary=User-Agent}: one page per value), offered
+     * after the class; null when no class covers what it read.
+     */
+    String varyHeadersFix() {
+      if (unkeyedHeaders.isEmpty() || unkeyedHeaders.keySet().stream().noneMatch(CLASS_OF::containsKey)) {
+        return null;
+      }
+      java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+      vary.forEach(n -> names.add(CLASS_OF.containsValue(n) ? n : canonical(n)));
+      unkeyedHeaders.keySet().forEach(n -> names.add(canonical(n)));
+      return "vary=" + String.join("|", names);
+    }
+
+    /** Headers a declared class is read from, and the class. */
+    private static final Map<String, String> CLASS_OF = Map.of("user-agent", "device", "sec-ch-ua-mobile", "device",
+        "accept-language", "language", "accept", "format");
 
     /** The other way out: the item declaring those headers never change its pages, e.g. {@code harmless=User-Agent}. */
     String harmlessFix() {

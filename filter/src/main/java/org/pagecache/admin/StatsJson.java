@@ -69,6 +69,7 @@ final class StatsJson {
     } else {
       j.name("unkeyedHeadersFix").beginObject()
           .field("vary", h.varyFix())
+          .field("varyHeaders", h.varyHeadersFix())
           .field("harmless", h.harmlessFix())
           .endObject();
     }

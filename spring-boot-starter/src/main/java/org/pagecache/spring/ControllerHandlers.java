@@ -141,7 +141,9 @@ final class ControllerHandlers {
     int declared = info.getProducesCondition().getProducibleMediaTypes().size();
     boolean negotiates = declared > 1 || (declared == 0 && writesBody(hm));
     Set<String> varied = new LinkedHashSet<>(List.of(vary));
-    if (negotiates) {
+    // vary=format keys the negotiated type already (one page per format, not per Accept value)
+    boolean byFormat = varied.stream().anyMatch(v -> v.equalsIgnoreCase("format"));
+    if (negotiates && !byFormat) {
       varied.add("Accept");
     }
     return spec + (varied.isEmpty() ? "" : ", vary=" + String.join("|", varied)) + (negotiates ? "" : ", harmless=accept");

@@ -86,11 +86,14 @@ public class PageCacheAutoConfiguration {
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   PageCache pageCache(Environment env, ObjectProvider<ControllerHandlers> handlers, PolicyRules rules,
-      ObjectProvider<CountSource> source, ObjectProvider<CountSink> sink) {
+      ObjectProvider<CountSource> source, ObjectProvider<CountSink> sink,
+      ObjectProvider<org.springframework.web.servlet.LocaleResolver> localeResolver) {
     ControllerHandlers h = handlers.getIfAvailable();
     PageCacheConfig config = PageCacheSettingsException.check(() -> {
       EnvironmentSettings.checkNames(env);
-      String policies = PolicyText.merge(h != null ? h.policies() : Map.of(), rules.forFilter());
+      // vary=language without languages=: the application's own, from its AcceptHeaderLocaleResolver
+      String policies = LocaleLanguages.fill(PolicyText.merge(h != null ? h.policies() : Map.of(), rules.forFilter()),
+          LocaleLanguages.of(localeResolver.getIfUnique()));
       if (h != null) {
         WriteTargets.check(h, rules, PolicyText.handlers(policies));
       }

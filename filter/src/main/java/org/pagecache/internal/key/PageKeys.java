@@ -62,6 +62,18 @@ public final class PageKeys {
    */
   public String forUrl(String scheme, String host, int port, String rawPath, String rawQuery, String handler,
       List<String> varyHeaders, List<String> varyCookies, boolean keyOnReads) {
+    return forUrl(scheme, host, port, rawPath, rawQuery, handler, varyHeaders, varyCookies, keyOnReads, null);
+  }
+
+  /**
+   * As {@link #forUrl(String, String, int, String, String, String, List, List, boolean)}, with a key
+   * part of the request's own after the cookies, where a request's classes of visitors put theirs
+   * (vary=device...).
+   *
+   * @param classPart the key part of one combination of the handler's declared classes, or null
+   */
+  public String forUrl(String scheme, String host, int port, String rawPath, String rawQuery, String handler,
+      List<String> varyHeaders, List<String> varyCookies, boolean keyOnReads, String[] classPart) {
     List<String[]> parts = new ArrayList<>();
     for (String name : varyHeaders) {
       parts.add(new String[] {name, ""});
@@ -69,6 +81,9 @@ public final class PageKeys {
     ParameterRecord record = parameters(handler, keyOnReads);
     parts.addAll(RequestParts.parameterParts(rawQuery, record)); // in RequestParts.of's order: parameters, then cookies
     parts.addAll(RequestParts.ofPlainRequest(varyCookies));
+    if (classPart != null) {
+      parts.add(classPart);
+    }
     return namespace.page(handler, PageKey.canonical(scheme, host, port, rawPath, rawQuery,
         record.wholeQuery() ? dropped() : EVERY_SEGMENT, parts));
   }
