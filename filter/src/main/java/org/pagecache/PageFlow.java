@@ -132,7 +132,7 @@ final class PageFlow {
         : RequestParts.of(req, policy.cookies().mode() == CookieRule.Mode.IGNORE,
             policy.cookies().vary(), engine.ignoredCookies, sessionCookie,
             engine.keys.ignoredParameters().keyedBy(handler));
-    if (classes != null && parts.bypass() == null) {
+    if (classes != null && skip == null && parts.bypass() == null) {
       parts = parts.with(classes.keyPart());
     }
     if (visitor != null && skip == null && parts.bypass() == null) {

@@ -49,7 +49,7 @@ class PageCacheConfigTest {
     assertEquals("max.entry.size: '5m' must be from 1k to 1047552 bytes (memcached's item limit is 1 MiB including the key)",
         lines.get("max.entry.size"));
     assertEquals("header: 'X Cache' is not a header name; use e.g. X-Cache, or none to turn it off", lines.get("header"));
-    assertEquals("policies[article].colour: unknown key 'colour'; keys: ttl, grace, vary, statuses, paths,"
+    assertEquals("policies[article].colour: unknown key 'colour'; keys: ttl, grace, vary, languages, formats, statuses, paths,"
         + " cache-control, ttl-max, authorized, sessions, early-refresh, enabled, cookies, headers, harmless, pool, invalidate, signed-in,"
         + " origin-cache-headers, refreshed-by, overrides", lines.get("policies[article].colour"));
   }
