@@ -133,7 +133,7 @@ final class PageFlow {
     RequestParts parts = skip != null ? NO_PARTS
         : RequestParts.of(req, policy.cookies().mode() == CookieRule.Mode.IGNORE,
             policy.cookies().vary(), engine.ignoredCookies, sessionCookie, params);
-    if (classes != null && parts.bypass() == null) {
+    if (classes != null && skip == null && parts.bypass() == null) {
       parts = parts.with(classes.keyPart());
     }
     if (visitor != null && skip == null && parts.bypass() == null) {
