@@ -113,13 +113,13 @@ final class ExpiringScenario {
     for (Way w : ways) {
       List<LoadDriver.Result> rounds = results.get(w.name);
       LoadDriver.Result all = LoadDriver.Result.combine(w.name, rounds);
-      double slowShare = median(rounds.stream().mapToDouble(r -> (double) r.slowerThan(100) / Math.max(1, r.requests())).toArray());
-      double p99 = median(rounds.stream().mapToDouble(r -> r.millis(0.99)).toArray());
-      double p999 = median(rounds.stream().mapToDouble(r -> r.millis(0.999)).toArray());
-      double rps = median(rounds.stream().mapToDouble(LoadDriver.Result::rps).toArray());
+      double slowShare = LoadDriver.Result.median(rounds.stream().mapToDouble(r -> (double) r.slowerThan(100) / Math.max(1, r.requests())).toArray());
+      double p99 = LoadDriver.Result.median(rounds.stream().mapToDouble(r -> r.millis(0.99)).toArray());
+      double p999 = LoadDriver.Result.median(rounds.stream().mapToDouble(r -> r.millis(0.999)).toArray());
+      double rps = LoadDriver.Result.median(rounds.stream().mapToDouble(LoadDriver.Result::rps).toArray());
       p99s.put(w.name, p99);
       t.row(w.name, num(rps, 0), Table.percent(slowShare, 3) + " (" + all.slowerThan(100) + " of " + all.requests() + ")",
-          num(p99, 1), num(p999, 1), num(all.maxMillis(), 0), labels(all), w.cache == null ? "–"
+          num(p99, 1), num(p999, 1), num(all.maxMillis(), 0), all.labelsText(), w.cache == null ? "–"
               : w.cache.stats("page").backgroundRebuilds() + ", " + w.cache.stats("page").backgroundSkipped());
       summary.add(String.format(Locale.ROOT, "expiring %s: %.3f %% > 100 ms, p99 %.1f ms, p99.9 %.1f ms, max %.0f ms",
           w.name, 100 * slowShare, p99, p999, all.maxMillis()));
@@ -130,18 +130,6 @@ final class ExpiringScenario {
     md.append(String.format(Locale.ROOT, "PageCache's p99 is %.2f × Varnish's in this run (goal: at most 2).%n", pagecache / varnish));
     summary.add(String.format(Locale.ROOT, "expiring: PageCache p99 %.2f x Varnish's", pagecache / varnish));
     return new MacroBench.Section("expiring", md.toString(), summary);
-  }
-
-  private static String labels(LoadDriver.Result r) {
-    StringBuilder b = new StringBuilder();
-    r.labels().forEach((k, v) -> b.append(b.isEmpty() ? "" : ", ").append(k).append(' ').append(v));
-    return b.toString();
-  }
-
-  private static double median(double[] values) {
-    double[] v = values.clone();
-    java.util.Arrays.sort(v);
-    return v.length == 0 ? Double.NaN : v[v.length / 2];
   }
 
   /** Every page requested once, 25 at a time (200 builds of 300 ms take about 2.4 s). */

@@ -133,13 +133,13 @@ final class JunkParamsScenario {
     for (Way w : ways) {
       List<LoadDriver.Result> rounds = results.get(w.name);
       LoadDriver.Result combined = LoadDriver.Result.combine(w.name, rounds);
-      double slowShare = median(rounds.stream().mapToDouble(r -> (double) r.slowerThan(100) / Math.max(1, r.requests())).toArray());
-      double p99 = median(rounds.stream().mapToDouble(r -> r.millis(0.99)).toArray());
-      double p999 = median(rounds.stream().mapToDouble(r -> r.millis(0.999)).toArray());
-      double rps = median(rounds.stream().mapToDouble(LoadDriver.Result::rps).toArray());
+      double slowShare = LoadDriver.Result.median(rounds.stream().mapToDouble(r -> (double) r.slowerThan(100) / Math.max(1, r.requests())).toArray());
+      double p99 = LoadDriver.Result.median(rounds.stream().mapToDouble(r -> r.millis(0.99)).toArray());
+      double p999 = LoadDriver.Result.median(rounds.stream().mapToDouble(r -> r.millis(0.999)).toArray());
+      double rps = LoadDriver.Result.median(rounds.stream().mapToDouble(LoadDriver.Result::rps).toArray());
       p99s.put(w.name, p99);
       t.row(w.name, num(rps, 0), Table.percent(slowShare, 3) + " (" + combined.slowerThan(100) + " of "
-          + combined.requests() + ")", num(p99, 1), num(p999, 1), num(combined.maxMillis(), 0), labels(combined));
+          + combined.requests() + ")", num(p99, 1), num(p999, 1), num(combined.maxMillis(), 0), combined.labelsText());
       summary.add(String.format(Locale.ROOT, "junkparams %s: %.3f %% > 100 ms, p99 %.1f ms, p99.9 %.1f ms, max %.0f ms",
           w.name, 100 * slowShare, p99, p999, combined.maxMillis()));
     }
@@ -151,18 +151,6 @@ final class JunkParamsScenario {
         withJunk / without, ways.get(0).cache.stats("page").keyedOn(), ways.get(0).cache.stats("page").parametersLeftOut()));
     summary.add(String.format(Locale.ROOT, "junkparams: params.key=read p99 %.2f x without junk", withJunk / without));
     return new MacroBench.Section("junkparams", md.toString(), summary);
-  }
-
-  private static String labels(LoadDriver.Result r) {
-    StringBuilder b = new StringBuilder();
-    r.labels().forEach((k, v) -> b.append(b.isEmpty() ? "" : ", ").append(k).append(' ').append(v));
-    return b.toString();
-  }
-
-  private static double median(double[] values) {
-    double[] v = values.clone();
-    java.util.Arrays.sort(v);
-    return v.length == 0 ? Double.NaN : v[v.length / 2];
   }
 
   /** Every page requested once, 25 at a time. */

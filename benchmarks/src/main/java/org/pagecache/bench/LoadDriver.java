@@ -55,6 +55,20 @@ final class LoadDriver {
       return nanos / 1e9;
     }
 
+    /** The answers by label, e.g. {@code HIT 1200, MISS 3}, for a table cell. */
+    String labelsText() {
+      StringBuilder b = new StringBuilder();
+      labels.forEach((k, v) -> b.append(b.isEmpty() ? "" : ", ").append(k).append(' ').append(v));
+      return b.toString();
+    }
+
+    /** The middle value of a row's rounds (the upper middle of an even count), NaN for none. */
+    static double median(double[] values) {
+      double[] v = values.clone();
+      java.util.Arrays.sort(v);
+      return v.length == 0 ? Double.NaN : v[v.length / 2];
+    }
+
     double rps() {
       return requests / seconds();
     }
